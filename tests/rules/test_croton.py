@@ -1,4 +1,7 @@
-"""Chapter 208 rules: every § 208-19A trigger, every § 208-29B tier and boundary, doubling (7), § 208-29A."""
+"""Chapter 208 rules called directly: what the JSON does not show (the site-trigger sentences, the replacement scope,
+how facts are parsed) and the counts of removals done and proposed. The worked scenarios of §208-19A, §208-19B,
+§208-29A and §208-29B (every trigger, tier and boundary, the doubling of (7)) are data in
+tests/cases/croton_on_hudson/, run through the command's JSON by tests/cases/test_law_cases.py."""
 
 import pytest
 
@@ -26,56 +29,12 @@ def triggers(rows, **kw):
     return C.permit(make_trees(rows), site(**kw), LAW, assumed=not_given(**kw))
 
 
-def test_trigger_1_more_than_three_removals_including_prior():
-    # 3 removals, no prior: 3 > 3 is false -> no permit
-    assert not triggers([{"dbh_in": 5, "action": "remove"}] * 3).required
-    # 3 removals + 1 earlier in 12 months = 4 > 3 -> §208-19A(1) on every removal
-    r = triggers([{"dbh_in": 5, "action": "remove"}] * 3, prior_removals_12mo=1)
-    assert r.required and all("§208-19A(1)" in t for t in r.triggers)
-    assert r.removals_12mo == 4
-
-
-@pytest.mark.parametrize("fact", [{"subdividable": True}, {"has_residence": False}, {"site_plan_required": True}])
-def test_trigger_2_parcel_8in(fact):
-    # 8.0 in is "8 inches or more" -> trigger; 7.99 in is not
-    r = triggers([{"dbh_in": 8.0, "action": "remove"}, {"dbh_in": 7.99, "action": "remove"}], **fact)
-    assert r.triggers[0] == ["§208-19A(2)"] and r.triggers[1] == []
-    # the same trees on the quiet lot: no trigger
-    assert not triggers([{"dbh_in": 8.0, "action": "remove"}]).required
-
-
 def test_unknown_site_facts_assume_the_conservative_reading():
     s, assumptions = C.resolve_site({}, C.SITE_DEFAULTS)
     assert s["subdividable"] is True and s["has_residence"] is False
     assert any("subdivided" in a for a in assumptions)
     r = C.permit(make_trees([{"dbh_in": 9, "action": "remove"}]), s, LAW)
     assert r.triggers[0] == ["§208-19A(2)"]
-
-
-@pytest.mark.parametrize(
-    "col,section",
-    [("slope_over_20pct", "§208-19A(3)"), ("wetland", "§208-19A(4)"), ("regulated_buffer_zone", "§208-19A(7)")],
-)
-def test_triggers_3_4_7_at_4in(col, section):
-    # 4.0 in is "four inches or more" -> trigger; 3.9 in is not
-    r = triggers([{"dbh_in": 4.0, "action": "remove", col: True}, {"dbh_in": 3.9, "action": "remove", col: True}])
-    assert r.triggers == [[section], []]
-    assert r.site_triggers[0]["tags"] == ["1"]
-
-
-@pytest.mark.parametrize("col,section", [("threatened_endangered", "§208-19A(5)"), ("landmark", "§208-19A(6)")])
-def test_triggers_5_6_any_size(col, section):
-    r = triggers([{"dbh_in": 1.0, "action": "remove", col: True}])
-    assert r.triggers == [[section]]
-
-
-def test_trigger_8_clear_cutting():
-    # four trees already removed (3 + 1 = 4 >= 4), no permit: clear cutting, and (1) as 4 > 3
-    r = triggers([{"dbh_in": 5, "action": "removed"}] * 4)
-    assert r.clear_cutting
-    assert all(t == ["§208-19A(1)", "§208-19A(8)"] for t in r.triggers)
-    # with a permit held there is no clear cutting
-    assert not triggers([{"dbh_in": 5, "action": "removed"}] * 4, permit_held=True).clear_cutting
 
 
 def test_trigger_8_names_the_trees_cut_apart_from_the_trees_proposed():
@@ -104,22 +63,6 @@ def test_trigger_8_names_the_trees_cut_apart_from_the_trees_proposed():
     assert not [t for t in only_done if "would be clear cutting" in t["text"]]
 
 
-def test_retained_trees_never_trigger():
-    r = triggers([{"dbh_in": 30, "action": "retain", "landmark": True}])
-    assert r.triggers == [[]] and not r.required
-
-
-@pytest.mark.parametrize(
-    "fact,section",
-    [("village_work", "§208-19B(1)"), ("row_or_emergency", "§208-19B(2)"), ("planning_board_approval", "§208-19E")],
-)
-def test_exceptions(fact, section):
-    r = triggers([{"dbh_in": 20, "action": "removed", "landmark": True}], **{fact: True})
-    assert r.triggers == [["§208-19A(6)"]]  # the trigger is still reported
-    assert not r.required  # but no permit is needed
-    assert r.exceptions_applied[0]["section"] == section
-
-
 def pen(rows, **kw):
     days = kw.pop("days", 1)
     pending = kw.pop("application_pending", False)
@@ -127,82 +70,6 @@ def pen(rows, **kw):
     s = site(**kw)
     pr = C.permit(t, s, LAW, assumed=not_given(**kw))
     return C.penalties(t, s, LAW, pr, application_pending=pending, continuing_days=days)
-
-
-@pytest.mark.parametrize(
-    "dbh,tier,usd",
-    [
-        (4.0, "§208-29B(1)", 500),
-        (8.0, "§208-29B(1)", 500),  # up to and including 8 in
-        (8.01, "§208-29B(2)", 1500),
-        (12.0, "§208-29B(2)", 1500),  # over 8 through 12 in
-        (12.01, "§208-29B(3)", 3000),
-        (40.0, "§208-29B(3)", 3000),  # over 12 in
-    ],
-)
-def test_size_tiers_and_boundaries(dbh, tier, usd):
-    # one tree on a slope > 20% (trigger (3)), removed without a permit: one offence, no doubling
-    p = pen([{"dbh_in": dbh, "slope_over_20pct": True}])
-    assert p.offence.tolist() == [True]
-    assert p.tier == [tier] and p.base_usd.tolist() == [usd] and p.max_usd.tolist() == [usd]
-    assert not p.doubled
-
-
-@pytest.mark.parametrize(
-    "flag,tier,usd",
-    [
-        ("street_tree", "§208-29B(4)", 4000),
-        ("wetland", "§208-29B(4)", 4000),
-        ("excessively_steep_slope", "§208-29B(4)", 4000),
-        ("landmark", "§208-29B(5)", 5000),
-        ("conservation_area", "§208-29B(6)", 7500),
-        # a DEC protected native plant is a tier (§208-29B(6)); the slope, not the flag, makes the offence
-        ("protected_native", "§208-29B(6)", 7500),
-    ],
-)
-def test_special_tiers_highest_applies(flag, tier, usd):
-    # a 20 in tree is tier 3 ($3,000) by size; the special tier is higher, so it applies.
-    # street_tree alone triggers no permit, so the tree is also put on a slope (trigger (3)).
-    p = pen([{"dbh_in": 20, flag: True, "slope_over_20pct": True}])
-    assert p.tier == [tier] and p.base_usd.tolist() == [usd]
-
-
-def test_landmark_and_conservation_area_takes_7500():
-    # (5) $5,000 and (6) $7,500 both apply: the highest, $7,500
-    p = pen([{"dbh_in": 20, "landmark": True, "conservation_area": True}])
-    assert p.tier == ["§208-29B(6)"] and p.base_usd.tolist() == [7500]
-
-
-def test_tree_that_needed_no_permit_has_no_penalty():
-    # 10 in tree removed on the quiet residential lot, no flag: no §208-19A trigger -> no offence
-    p = pen([{"dbh_in": 10}])
-    assert p.offence.tolist() == [False] and p.max_usd.tolist() == [0] and p.criminal_usd.tolist() == [0]
-
-
-def test_proposed_removal_is_no_offence():
-    p = pen([{"dbh_in": 10, "landmark": True, "action": "remove"}])
-    assert p.offence.tolist() == [False] and p.civil_total == 0
-
-
-def test_doubling_more_than_three_regulated_trees():
-    # 3 regulated trees (slope) removed: 3 > 3 false; but 3 removals is not (1) and not clear cutting
-    p = pen([{"dbh_in": 6, "slope_over_20pct": True}] * 3)
-    assert not p.doubled and p.civil_total == 3 * 500
-    # 4 regulated trees: 4 > 3 -> doubled; also clear cutting (4 removed). 4 x $500 x 2 = $4,000
-    p = pen([{"dbh_in": 6, "slope_over_20pct": True}] * 4)
-    assert p.doubled and p.civil_total == 4000
-    assert any("more than 3" in r for r in p.doubling_reasons)
-
-
-def test_doubling_more_than_three_topped_trees_without_clear_cutting():
-    # issue 9: 4 TOPPED 6 in trees (offences (b), §208-18D, any size or place): no clear cutting (nothing
-    # removed), but 4 > 3 regulated trees harmed -> doubled: 4 x $500 x 2 = $4,000; criminal 4 x $5,000 (§208-18D)
-    p = pen([{"dbh_in": 6, "action": "topped"}] * 4)
-    assert p.doubled and p.doubling_reasons == [r for r in p.doubling_reasons if "more than 3" in r]
-    assert p.civil_total == 4000 and p.criminal_total == 20000
-    # 4 only DAMAGED (injured) trees: no offence by itself (§208-29 e): nothing, not doubled
-    p = pen([{"dbh_in": 6, "slope_over_20pct": True, "action": "damaged"}] * 4)
-    assert not p.doubled and p.civil_total == 0 and not p.offence.any()
 
 
 def test_doubling_clear_cutting_alone():
@@ -213,29 +80,6 @@ def test_doubling_clear_cutting_alone():
     p = C.penalties(t, s, LAW, pr)
     assert p.doubled and p.doubling_reasons[0].startswith("clear cutting")
     assert p.civil_total == 3000
-
-
-def test_doubling_application_pending():
-    # one landmark tree removed while an application was pending: $5,000 x 2 = $10,000
-    p = pen([{"dbh_in": 10, "landmark": True}], application_pending=True)
-    assert p.doubled and "pending" in p.doubling_reasons[0]
-    assert p.civil_total == 10000
-
-
-def test_days_multiply():
-    # tier 1 $500, not doubled, 3 days: $1,500; criminal $250 x 3 = $750
-    p = pen([{"dbh_in": 6, "slope_over_20pct": True}], days=3)
-    assert p.civil_total == 1500 and p.criminal_total == 750
-
-
-def test_criminal_maxima():
-    # one offence: $250 (§208-29A)
-    assert pen([{"dbh_in": 6, "wetland": True}]).criminal_total == 250
-    # second violation within a year: $1,000
-    assert pen([{"dbh_in": 6, "wetland": True}], prior_violation_within_year=True).criminal_total == 1000
-    # § 208-18A broken (more than three removals in 12 months, no permit): $5,000 per tree; 4 x 5,000
-    p = pen([{"dbh_in": 6}] * 4)
-    assert p.criminal_total == 20000 and "208-18" in p.criminal_section[0]
 
 
 def test_invasive_and_good_forestry_not_counted():
@@ -345,13 +189,6 @@ def test_clear_cutting_determined_by_the_engineer():
     p = C.penalties(t, site(), LAW, r)
     # the removal: tier 1 $500 x 2 (clear cutting) = $1,000; the damaged tree: no trigger of its own
     assert p.civil_total == 1000 and "Village Engineer" in p.doubling_reasons[0]
-
-
-def test_tier_6_includes_threatened_or_endangered():
-    # a 20 in threatened/endangered tree (flag threatened_endangered only): trigger (5), and tier (6)
-    # (a DEC protected native plant, 6 NYCRR 193.3): $7,500 rather than tier (3) $3,000
-    p = pen([{"dbh_in": 20, "threatened_endangered": True}])
-    assert p.tier == ["§208-29B(6)"] and p.base_usd.tolist() == [7500]
 
 
 def test_site_facts_are_parsed_not_truthy():

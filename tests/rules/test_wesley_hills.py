@@ -1,4 +1,6 @@
-"""Wesley Hills § 95-3A(1)(c)-(e) and the $5,000-per-tree fine."""
+"""Wesley Hills Chapter 95 called directly: facts not given and how they are parsed, and the Croton-only options.
+The worked scenarios of §95-3A(1)(c)-(e), §95-3C(2) and §95-3D(2) with the $5,000-per-tree fine are data in
+tests/cases/wesley_hills/, run through the command's JSON by tests/cases/test_law_cases.py."""
 
 import re
 
@@ -18,35 +20,6 @@ def ev(rows, **site):
     return W.evaluate(make_trees(rows), s, LAW)
 
 
-def test_c_vacant_lot_10in():
-    # 10.0 in on a vacant lot -> (c); 9.9 in not. Small lot with CO so (d), (e) are off.
-    r = ev([{"dbh_in": 10.0}, {"dbh_in": 9.9}], has_residence=False, lot_area_acres=0.5, one_family_co_issued=True)
-    assert r.triggers == [["§95-3A(1)(c)"], []]
-    # one offence x $5,000
-    assert r.fine_usd.sum() == 5000
-
-
-def test_d_large_lot_far_from_residence():
-    rows = [{"dbh_in": 12, "distance_to_residence_ft": 250.0}, {"dbh_in": 12, "distance_to_residence_ft": 200.0}]
-    r = ev(rows, has_residence=True, lot_area_acres=1.5, one_family_co_issued=True)
-    # 250 > 200 -> (d); exactly 200 ft is not "farther than 200 feet"
-    assert r.triggers == [["§95-3A(1)(d)"], []]
-    r = ev(rows, has_residence=True, lot_area_acres=1.49, one_family_co_issued=True)
-    assert r.triggers == [[], []]
-
-
-def test_e_lot_line_without_co():
-    rows = [
-        {"dbh_in": 6.0, "within_20ft_of_lot_line": True},
-        {"dbh_in": 5.9, "within_20ft_of_lot_line": True},
-        {"dbh_in": 8.0, "within_20ft_of_lot_line": False},
-    ]
-    r = ev(rows, has_residence=True, lot_area_acres=0.5, one_family_co_issued=False)
-    assert r.triggers == [["§95-3A(1)(e)"], [], []]
-    r = ev(rows, has_residence=True, lot_area_acres=0.5, one_family_co_issued=True)
-    assert not r.permit_needed.any() and r.fine_usd.sum() == 0
-
-
 def test_unknown_facts_are_conservative_and_stated():
     r = ev([{"dbh_in": 12, "within_20ft_of_lot_line": None}])
     # vacant assumed (c), 1.5 acres+ and distance unknown -> far (d), no CO and lot line unknown -> near (e)
@@ -54,28 +27,10 @@ def test_unknown_facts_are_conservative_and_stated():
     assert len(r.assumptions) == 2
 
 
-def test_proposed_removal_needs_permit_but_is_no_offence():
-    r = ev([{"dbh_in": 12, "action": "remove"}], has_residence=False)
-    assert r.permit_needed.tolist() == [True] and r.fine_usd.sum() == 0
-
-
 # --- review fixes -------------------------------------------------------------------------------
 import pytest  # noqa: E402
 
 SMALL_LOT_WITH_CO = {"has_residence": True, "lot_area_acres": 0.5, "one_family_co_issued": True}
-
-
-def test_damaged_trees_are_not_removals():
-    # Chapter 95 fines "remove a tree for which a clearing permit is required": a damaged 12 in tree on a
-    # vacant lot stands, so no (c) and no fine; the removed one: (c), 1 x $5,000 = $5,000
-    r = ev(
-        [{"dbh_in": 12, "action": "damaged"}, {"dbh_in": 12, "action": "removed"}],
-        has_residence=False,
-        lot_area_acres=0.5,
-        one_family_co_issued=True,
-    )
-    assert r.triggers == [[], ["§95-3A(1)(c)"]]
-    assert r.offence.tolist() == [False, True] and r.fine_usd.tolist() == [0, 5000]
 
 
 def test_vacant_lot_false_text_is_false():
@@ -97,18 +52,6 @@ def test_lot_line_not_surveyed_is_unknown_not_false():
     r = W.evaluate(make_trees(rows), s, LAW, flags_not_surveyed=["within_20ft_of_lot_line", "wetland"])
     assert r.triggers == [["§95-3A(1)(e)"]] and r.fine_usd.sum() == 5000
     assert any("no lot-line column" in a for a in r.assumptions)
-
-
-def test_exceptions_village_work_and_subdivision_plans():
-    rows = [{"dbh_in": 12, "action": "removed"}]
-    # §95-3D(2): by or for the Village -> the chapter does not apply: trigger reported, no permit, no fine
-    r = ev(rows, village_work=True, has_residence=False, lot_area_acres=0.5, one_family_co_issued=True)
-    assert r.triggers == [["§95-3A(1)(c)"]] and not r.permit_needed.any() and r.fine_usd.sum() == 0
-    assert r.exceptions_applied[0]["section"] == "§95-3D(2)"
-    # §95-3C(2): approved subdivision construction plans deemed a permit: permit needed, deemed held, no fine
-    r = ev(rows, subdivision_plans_approved="true", has_residence=False, lot_area_acres=0.5, one_family_co_issued=True)
-    assert r.permit_needed.tolist() == [True] and r.fine_usd.sum() == 0
-    assert r.exceptions_applied[0]["section"] == "§95-3C(2)"
 
 
 # -- options only Croton-on-Hudson Chapter 208 reads: an error for Wesley Hills, never silently dropped ------
