@@ -1,4 +1,5 @@
 """Chapter 208 offences: every offence Chapter 208 defines, 120% only on what was harmed, penalties only on given facts.
+The worked lots of §208-18 with §208-22F and §208-29 are data in tests/cases/croton_on_hudson/208_18_offences_and_22F.toml.
 
 Each expected figure is worked out by hand in a comment. Annual values are the National Tree Benefit
 Calculator figures, default parameters, worked by hand from the Northeast tables with stormwater at
@@ -42,92 +43,6 @@ def survey(rows, site=None):
 
 def parts(a):
     return {p["section"]: p for p in assessment_json(a)["replacement_parts"]}
-
-
-def test_three_removed_on_a_slope_12_1_4_0_3_9():
-    # §208-19A(3): 4 in or more on a slope over 20% -> 12.1 and 4.0 need a permit, 3.9 does not.
-    # civil §208-29B: 12.1 in > 12 -> tier (3) $3,000; 4.0 in <= 8 -> tier (1) $500; 3.9: lawful, nothing.
-    #   2 offences (not more than 3), 3 removals (no clear cutting) -> not doubled: $3,500
-    # criminal §208-29A: 2 x $250 = $500
-    # §208-22F 120% of the first two only: (127.78 + 75.02) = 202.80 x 1.2 = 243.36
-    rows = [{"species_code": "ACRU", "dbh_in": d, "slope_over_20pct": True} for d in (12.1, 4.0, 3.9)]
-    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
-    j = assessment_json(a)
-    assert j["civil_penalty_max_usd"] == 3500 and not j["civil_penalty_doubled"]
-    assert j["criminal_fine_max_usd"] == 500 and j["civil_penalty_conditional_usd"] == 0
-    assert list(parts(a)) == ["§208-22F"]
-    f = parts(a)["§208-22F"]
-    assert (f["trees"], f["value_usd"], f["required_value_usd"]) == (2, 202.80, 243.36)
-    assert j["required_value_usd"] == 243.36
-    assert a.trees["exclusion"].iloc[2] == "no permit needed for this tree §208-19A"
-    assert [r["tag"] for r in j["not_offences"]] == ["3"]
-
-
-def test_two_removed_and_three_proposed_on_a_slope():
-    # 5 ACRU 6 in on a slope: every one needs a permit (§208-19A(3)).
-    # §208-22F: the 2 removed, 2 x 87.40 = 174.80 x 120% = $209.76
-    # §208-22A: the 3 proposed (a permit for 3 trees), 3 x 87.40 = 262.20 x 90% = $235.98
-    # required = 209.76 + 235.98 = $445.74; civil 2 x $500 = $1,000 (2 offences, not doubled)
-    rows = [
-        {"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True, "action": a}
-        for a in ("removed", "removed", "remove", "remove", "remove")
-    ]
-    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
-    p = parts(a)
-    assert (p["§208-22F"]["trees"], p["§208-22F"]["percent"], p["§208-22F"]["required_value_usd"]) == (2, 120, 209.76)
-    assert (p["§208-22A"]["trees"], p["§208-22A"]["percent"], p["§208-22A"]["required_value_usd"]) == (3, 90, 235.98)
-    assert a.replacement.required_value_usd == pytest.approx(445.74)
-    assert a.penalties.civil_penalty_max_usd == 1000
-    # only two proposed: a permit for fewer than three trees carries no §208-22A part
-    a = assess(survey(rows[:4], QUIET), replacement_stock=STOCK)
-    assert list(parts(a)) == ["§208-22F"] and "fewer" not in a.trees["exclusion"].iloc[3]
-    assert "3 or more §208-22A" in a.trees["exclusion"].iloc[3]
-
-
-def test_topped_tree_topped_street_tree_removed_street_tree():
-    # (b) topped 14 in: §208-18D, tier (3) $3,000, criminal §208-18D $5,000
-    # (b)+(c) topped street tree 10 in: §208-18D, §208-11, §208-5C; tier (4) $4,000; criminal $5,000
-    # (c) removed street tree 6 in (no permit trigger): §208-5D, §208-14; tier (4) $4,000; criminal $250
-    # 3 offences (not more than 3), no clear cutting, nothing pending: not doubled.
-    # civil 3,000 + 4,000 + 4,000 = $11,000; criminal 5,000 + 5,000 + 250 = $10,250
-    # §208-22F on all three: (140.52 + 113.69 + 87.40) = 341.61 x 1.2 = 409.932 -> up $409.94
-    rows = [
-        {"species_code": "ACRU", "dbh_in": 14, "action": "topped"},
-        {"species_code": "ACRU", "dbh_in": 10, "action": "topped", "street_tree": True},
-        {"species_code": "ACRU", "dbh_in": 6, "action": "removed", "street_tree": True},
-    ]
-    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
-    j = assessment_json(a)
-    assert [r["max_usd"] for r in j["offence_rows"]] == [3000, 4000, 4000]
-    assert [r["criminal_max_usd"] for r in j["offence_rows"]] == [5000, 5000, 250]
-    assert j["civil_penalty_max_usd"] == 11000 and j["criminal_fine_max_usd"] == 10250
-    assert not j["civil_penalty_doubled"]
-    secs = [r["offence_sections"] for r in j["offence_rows"]]
-    assert secs == ["§208-18D", "§208-18D; §208-11; §208-5C", "§208-5D; §208-14"]
-    # each tree its own criminal sections, and the total cites every section it sums
-    assert [r["criminal_section"] for r in j["offence_rows"]] == [
-        "§208-29A (violation of §208-18D)",
-        "§208-29A (violation of §208-18D)",
-        "§208-29A (§208-5D; §208-14)",
-    ]
-    assert {"§208-18D", "§208-5D", "§208-14"} <= set(a.penalties.criminal_sections)
-    assert parts(a)["§208-22F"]["required_value_usd"] == 409.94
-    # the Department's written approval (given) authorises the street-tree work (c), not the topping (b)
-    a = assess(survey(rows, {**QUIET, "department_approval": "yes"}), replacement_stock=STOCK)
-    assert [r["tag"] for r in a.penalties.per_tree] == ["1", "2"]
-    assert a.penalties.per_tree[1]["offence_sections"] == "§208-18D; §208-11"
-
-
-def test_three_removed_on_a_slope_and_one_topped_double():
-    # 3 ACRU 6 in removed on a slope (tier (1) $500 each) + 1 ACRU 14 in topped (tier (3) $3,000):
-    # 4 regulated trees harmed without a permit, more than three -> §208-29B(7) doubles every fine:
-    # (3 x 500 + 3,000) x 2 = $9,000. Criminal: 3 x $250 + $5,000 (§208-18D) = $5,750 (never doubled)
-    rows = [{"species_code": "ACRU", "dbh_in": 6, "slope_over_20pct": True}] * 3 + [
-        {"species_code": "ACRU", "dbh_in": 14, "action": "topped"}
-    ]
-    a = assess(survey(rows, QUIET), replacement_stock=STOCK)
-    assert a.penalties.doubled and any("(4)" in r for r in a.penalties.doubling_reasons)
-    assert a.penalties.civil_penalty_max_usd == 9000 and a.penalties.criminal_fine_max_usd == 5750
 
 
 def _xlsx(path, trees, site_rows):
