@@ -89,6 +89,10 @@ FLAG_FIELDS = (
     "good_forestry",
     "within_20ft_of_lot_line",
 )
+#: The flags whose yes lessens what a law asks (an exemption or an exclusion from replacement): taken as no where
+#: not surveyed, they claim nothing, so the caution for the other flags (a tree so flagged carries more
+#: obligations) is the wrong way round for them.
+RELIEF_FLAGS = ("hazardous", "dead_or_diseased", "good_forestry")
 
 #: What a survey may say of the work on each tree, yes or no, a blank cell not given (NA): its own tree
 #: removal permit (a permit number reads yes), work by or for the Village (a permit exception), the Department's

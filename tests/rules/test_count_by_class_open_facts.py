@@ -162,3 +162,18 @@ def test_the_fee_reading_states_the_shares_of_the_law_file(tmp_path: Path) -> No
     assert len(fee) == 1
     assert "$250 in 2.5 (for street trees) or 6 (for non-street trees) to 12.99; $300 in 13 to 22.99; " in fee[0]
     assert "$250 in every class" not in fee[0]
+
+
+def test_an_exemption_flag_not_surveyed_claims_nothing_and_is_not_called_an_obligation() -> None:
+    # Milltown reads street_tree (a threshold from 2.5 in: more obligations) and hazardous, dead_or_diseased (an
+    # exemption). Without their columns each is taken as no; only the street-tree line warns of obligations, and
+    # the exemption flags say no exemption is claimed.
+    from treecalc.ingest.unsurveyed import not_surveyed_text
+
+    lines = not_surveyed_text(["street_tree", "hazardous", "dead_or_diseased"], "milltown")
+    assert lines == [
+        "not surveyed (no column): street_tree — taken as no for every tree; confirm them on site, since a tree so "
+        "flagged carries more obligations",
+        "not surveyed (no column): hazardous, dead_or_diseased — taken as no for every tree: no exemption or "
+        "exclusion is claimed for a tree without the column; give the column to claim one",
+    ]

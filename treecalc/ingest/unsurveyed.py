@@ -6,12 +6,15 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from treecalc.schema import RELIEF_FLAGS
+
 __all__ = ["NOT_SURVEYED", "column_readers", "not_surveyed_text", "without_other_laws_columns"]
 
 
 #: How every line saying which flags a survey has no column for begins (the assessment restates them for its law).
 NOT_SURVEYED = "not surveyed (no column): "
 _CONFIRM = "confirm them on site, since a tree so flagged carries more obligations"
+_NOT_CLAIMED = "no exemption or exclusion is claimed for a tree without the column; give the column to claim one"
 
 
 def without_other_laws_columns(lines: list[str], key: str) -> list[str]:
@@ -42,7 +45,11 @@ def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str
         flags = [f for f in flags if f in record.survey_flags]  # a flag only other laws read: nothing assumed of it
         yes = [f for f in flags if f in record.flags_unsurveyed_yes]
         no = [f for f in flags if f not in record.flags_unsurveyed_yes]
-        lines = [f"{NOT_SURVEYED}{', '.join(no)} — taken as no for every tree; {_CONFIRM}"] if no else []
+        more = [f for f in no if f not in RELIEF_FLAGS]
+        relief = [f for f in no if f in RELIEF_FLAGS]
+        lines = [f"{NOT_SURVEYED}{', '.join(more)} — taken as no for every tree; {_CONFIRM}"] if more else []
+        if relief:
+            lines.append(f"{NOT_SURVEYED}{', '.join(relief)} — taken as no for every tree: {_NOT_CLAIMED}")
         if yes:
             cites = _cited(record, [record.flags_unsurveyed_yes[f] for f in yes])
             lines.append(
@@ -62,9 +69,17 @@ def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str
         if readings
         else "every law takes each as no for every tree"
     )
+    relief = [f for f in flags if f in RELIEF_FLAGS]
+    caution = (
+        _CONFIRM
+        if not relief
+        else f"{_CONFIRM}, and one flagged {', '.join(relief)} may be exempt or excluded"
+        if len(relief) < len(flags)
+        else _NOT_CLAIMED
+    )
     return [
         f"{NOT_SURVEYED}{', '.join(flags)} — what a tree without the column is taken as is the law's, decided when "
-        f"the survey is assessed: {'; '.join([*readings, others])}; {_CONFIRM}"
+        f"the survey is assessed: {'; '.join([*readings, others])}; {caution}"
     ]
 
 
