@@ -145,6 +145,16 @@ def test_an_exemption_left_open_leaves_the_value_required_not_given(alder_vale, 
     assert said and "not given" in said[0], d["warnings"]
 
 
+def test_a_rejected_removal_leaves_the_value_required_not_given(alder_vale, capsys, tmp_path):
+    # row 7 (tree 7, removed, no DBH) is rejected: its value is unknown, so 75 % of the value removed is too
+    f = tmp_path / "rejected.csv"
+    f.write_text(SURVEY + "7,Acer rubrum,,remove,no,no\n")
+    d = _json(capsys, str(f), "--jurisdiction", "alder_vale", "--plantable", "2")
+    assert d["required_value_usd"] is None and d["fund_in_lieu_usd"] is None
+    said = [w for w in d["warnings"] if w.startswith("row 7 was rejected")]
+    assert said and "its value is not known" in said[0] and "count" not in said[0], d["warnings"]
+
+
 def test_without_the_trees_planted_the_payment_is_not_determined(alder_vale, capsys):
     d = _json(capsys, str(alder_vale), "--jurisdiction", "alder_vale")
     assert d["required_value_usd"] == 211.48 and d["fund_in_lieu_usd"] is None

@@ -149,7 +149,8 @@ def _share(
     exempt_tags = tags[scope & exempt].tolist()
     if undecided:
         for tag, why in undecided.items():
-            where = why if tag.startswith("row ") else f"{why}: tree {tag}"
+            # a rejected row has no value to take a share of (its words from the count family name a count)
+            where = f"{why.split(':')[0]}: its value is not known" if tag.startswith("row ") else f"{why}: tree {tag}"
             ctx.warnings.append(f"{where}: its share of {section} is not given, so the value required is not either")
     return Share(counted, value, required, float(pct.value), exempt_tags, undecided)
 
