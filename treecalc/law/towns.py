@@ -27,6 +27,10 @@ FAMILIES: dict[str, tuple[str, str]] = {
         "treecalc.rules.families.count_by_class",
         "replacement trees by DBH class, a fee per tree in lieu",
     ),
+    "share_of_value": (
+        "treecalc.rules.families.share_of_value",
+        "replacement trees carrying a share of the environmental value removed, the rest paid in lieu",
+    ),
 }
 #: The families of the chapters applied by their own rules packages (their records predate families).
 _OWN_RULES = {
@@ -70,6 +74,7 @@ def record_of(key: str, readings: dict[str, Any], data_dir: Path | None) -> regi
         data_dir=data_dir,
         permit_item=rec.get("permit_item", "Permit required"),
         sections=sections,
+        value_section=rec.get("value_section", ""),
     )
 
 

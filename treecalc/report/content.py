@@ -68,6 +68,13 @@ def counts_trees(d: Mapping[str, Any]) -> bool:
     return d.get("replacement_trees_by_tag") is not None
 
 
+def credits_value(d: Mapping[str, Any]) -> bool:
+    """Whether the law of a report's dict requires a value of the replacements and credits the trees planted against
+    it without pricing a stock (:func:`treecalc.report.held.credits_value`): no plan, no planting cost, no count."""
+    rep = d.get("replacement") or {}
+    return not counts_trees(d) and bool(d.get("replacement_required")) and rep.get("planting_cost_usd") is None
+
+
 #: the fee schedule's basis (its TOML key's values) in words
 BASIS_WORDS = {
     "per_tree": "a fee per tree not planted",

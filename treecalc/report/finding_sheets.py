@@ -12,7 +12,7 @@ import numpy as np
 
 from treecalc.models.projection import PLANTED, REMOVED
 from treecalc.report.cells import columns_table, finding_fields, header, key_info, kv_block, kv_header, records_table
-from treecalc.report.held import counts_trees, replacement_not_held
+from treecalc.report.held import counts_trees, credits_value, replacement_not_held
 from treecalc.report.xlsx import Book, Grid, as_text, cell_range, is_missing, scalar
 from treecalc.results import records as _records
 from treecalc.schema import NUM, SHARE, USD
@@ -103,14 +103,16 @@ def replacement_sheet(book: Book, a: Assessment) -> None:
         tables=tables,
         list_rows=("not_held",),
         not_held=replacement_not_held(a),
-        skip_empty_text=counts_trees(a),
+        skip_empty_text=counts_trees(a) or credits_value(a),
     )
     # the parts of the replacement (the violation percentage on trees harmed in offences, the percentage on
     # removals proposed under a permit), each cited as the assessment recorded its entry
     parts = [
         {k: v for k, v in finding_fields(p).items() if k != "tags"} for p in (rep.parts if rep is not None else [])
     ]
-    if parts and rep is not None:  # the count in the words the finding said it in (digits when it said none)
+    if parts and rep is not None and credits_value(a):  # one share, of the trees removed under the permit
+        tables.insert(0, (f"Replacement parts ({rep.section}: the trees removed under the permit)", parts))
+    elif parts and rep is not None:  # the count in the words the finding said it in (digits when it said none)
         tables.insert(
             0,
             (
@@ -212,7 +214,7 @@ def fund_sheet(book: Book, a: Assessment) -> None:
         order=_FINDING_ORDER,
         default_section=section,
         labels=a.labels,
-        skip_empty_text=counts_trees(a),
+        skip_empty_text=counts_trees(a) or credits_value(a),
     )
     if held_not is not None:
         for row in g.rows:
@@ -381,6 +383,12 @@ def _plan_block(g: Grid, a: Assessment, section: str) -> tuple[list[dict[str, An
         # a law counting trees by class prices no stock: no mix is made, and "no trees to plant" would contradict the
         # trees it requires (above)
         g.subtitle(f"Planting plan: none is made under {section or 'this law'}, which counts the trees to replant")
+    elif not plan and credits_value(a):
+        # the trees planted are credited by their value against the value required: no stock is priced
+        g.subtitle(
+            f"Planting plan: none is made under {section or 'this law'}, which credits the trees planted against "
+            "the value required"
+        )
     else:
         g.subtitle(
             "Planting plan (the cheapest mix that meets the requirement)" + ("" if plan else ": no trees to plant")

@@ -14,7 +14,14 @@ if TYPE_CHECKING:
     from treecalc.assessment import Assessment
     from treecalc.results import NotHeld
 
-__all__ = ["counts_trees", "parts_not_held", "replacement_not_held", "trees_as_held", "TREE_COLUMNS_OF"]
+__all__ = [
+    "counts_trees",
+    "credits_value",
+    "parts_not_held",
+    "replacement_not_held",
+    "trees_as_held",
+    "TREE_COLUMNS_OF",
+]
 
 #: The per-tree column of each part that is not held: whether a tree's removal needs the permit, whether it is an
 #: offence (the finding holds empty and "no" for them)
@@ -46,6 +53,14 @@ def counts_trees(a: Assessment) -> bool:
     """Whether the law applied counts replacement trees by class (its finding gives each removed tree's count): it
     prices no stock, so no plan is made, the planting is not costed and the share of value's texts are empty."""
     return a.replacement is not None and a.replacement.trees_by_tag is not None
+
+
+def credits_value(a: Assessment) -> bool:
+    """Whether the law applied requires a value of the replacements and credits the trees planted against it
+    without pricing a stock (a share-of-value town held as data): no plan is made and the planting is not costed,
+    and it counts no trees (its figures are values)."""
+    rep = a.replacement
+    return rep is not None and rep.trees_by_tag is None and bool(rep.required) and rep.planting_cost_usd is None
 
 
 def replacement_not_held(a: Assessment) -> dict[str, NotHeld]:

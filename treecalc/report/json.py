@@ -187,9 +187,10 @@ def _assessment_object(
             "trees_planted": rep.trees_planted,
             "trees_in_lieu": rep.trees_in_lieu,
             "planting_cost_usd": rep.planting_cost_usd,
-            # a law counting trees prices no stock: its planting is not costed (None), not $0.00
+            # a law counting trees, or one crediting the trees planted by their value, prices no stock: its planting
+            # is not costed (None), not $0.00
             "planting_cost_cents": None
-            if rep.trees_by_tag is not None and rep.planting_cost_usd is None
+            if rep.planting_cost_usd is None and (rep.trees_by_tag is not None or rep.required)
             else _plan_cost_cents(plan),
             "native_share": rep.native_share,
             "plan": plan,

@@ -27,6 +27,7 @@ from treecalc.report.content import (
     cited,
     count_unit,
     counts_trees,
+    credits_value,
     fee_source,
     harm_counts,
     law_parts,
@@ -216,6 +217,9 @@ def _answer(doc: _Doc, d: Mapping[str, Any]) -> None:
             usd(p["fund_in_lieu_usd"]),
         ),
     ]
+    if credits_value(d):  # the law requires a value, not trees: no count is said, and none paid for in lieu
+        rows[1] = (s["trees_needed"], "Replacement trees required", "none counted: the law requires a value")
+        del rows[4]
     rows = [r for r in rows if r[0] != "-"]  # a figure the law applied does not have (Wesley Hills: no fund)
     total_sec = " + ".join(x for x in (s["planting_cost_usd"], s["fund_in_lieu_usd"]) if x != "-") or "no charge"
     rows.append((total_sec, "Total out of pocket", usd(p["total_usd"])))
@@ -256,6 +260,13 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
     doc.h2("Replacement and the planting plan" + (f" ({section})" if section else ""))
     if section and counts_trees(d):
         _count_by_class(doc, d, section)
+        return
+    if section and credits_value(d):
+        _lines_of(doc, d, section)
+        doc.para(
+            f"No planting plan is made under {section}: it requires a value, credits the trees planted against it "
+            "and prices no stock."
+        )
         return
     if not section:
         doc.para(
@@ -335,6 +346,12 @@ def _plan(doc: _Doc, d: Mapping[str, Any]) -> None:
 def _count_by_class(doc: _Doc, d: Mapping[str, Any], section: str) -> None:
     """The replacement of a law counting trees by class: its statement lines (the trees removed in each class, the
     trees required, planted and paid for in lieu), not the share of value's percentage and values it has not."""
+    _lines_of(doc, d, section)
+    doc.para(f"No planting plan is made under {section}: it counts the trees to replant, it prices no stock.")
+
+
+def _lines_of(doc: _Doc, d: Mapping[str, Any], section: str) -> None:
+    """The statement lines of the replacement (``section`` and its subsections), as a table."""
     rows = [
         (
             ln.get("section"),
@@ -347,7 +364,6 @@ def _count_by_class(doc: _Doc, d: Mapping[str, Any], section: str) -> None:
         if str(ln.get("section") or "").startswith(section) or str(ln.get("item") or "").startswith("Replacement")
     ]
     doc.grid(["Section", "Item", "Value", "Unit", "Note"], rows, widths=(30, 40, 25, 15, 70))
-    doc.para(f"No planting plan is made under {section}: it counts the trees to replant, it prices no stock.")
 
 
 def _line_value(ln: Mapping[str, Any]) -> str:

@@ -18,6 +18,7 @@ from treecalc.app import (
 )
 from treecalc.law import cites
 from treecalc.report.content import percent_text
+from treecalc.report.held import credits_value
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -220,6 +221,10 @@ def body() -> None:
     ui.jurisdiction_note(a, basis=not _replaces(a))
     if not _replaces(a):
         _permit_figures(a)
+    elif counts and credits_value(a):  # a share of the value removed, the trees planted credited by their value
+        with card:
+            _value_card(a)
+        _count_figures(a)
     elif counts:
         with card:
             _count_card(a)
@@ -366,6 +371,56 @@ def _count_card(a: Assessment) -> None:
                 f"The table sets no price for the {ui.num(rep.trees_planted)} trees planted on site: their cost is the "
                 "nursery's quote, not a figure of the law. Permit fees are not included."
             )
+        _fewer_removals(a)  # the trees kept so far stay in sight, to be put back
+
+
+def _value_card(a: Assessment) -> None:
+    """The applicant's answer under a law requiring a share of the value removed that prices no stock: the value
+    required, what the trees planted on site carry and the payment in lieu of the rest, each with its section; a
+    figure resting on a fact not given is said not given, never $0.00."""
+    rep, fund = a.replacement, a.fund
+    s = views.parts(views.record(a), a)
+    table, planting, paid = s["replacement"], s.get("planting") or s["replacement"], s.get("fund") or s["replacement"]
+    unit = a.options.get("value_unit", "USD")
+    with st.container(border=True):
+        st.markdown("#### What will this permit cost me?")
+        if rep.required_value_usd is None:
+            st.warning(
+                "The value the replacements must carry is not given: a tree's share rests on a fact not given "
+                "(below), so no payment is given either."
+            )
+            return
+        c = st.columns(3)
+        ui.money_row(
+            c,
+            [
+                (
+                    f"Value required ({unit}, {table})",
+                    rep.required_value_usd,
+                    f"{percent_text(rep.percent, [])} of {ui.usd(rep.removed_value_usd, cents=True)}, the value of "
+                    "the trees counted.",
+                ),
+                (
+                    f"Carried by {ui.num(rep.trees_planted)} trees planted ({unit}, {planting})"
+                    if rep.trees_planted is not None
+                    else f"Carried by the trees planted ({unit}, {planting})",
+                    rep.planted_value_usd,
+                    "Each tree planted on site is credited against the value required.",
+                ),
+                (
+                    f"Payment in lieu (USD, {paid})",
+                    fund.fund_in_lieu_usd,
+                    f"{fund.calculation or 'The value not carried'}, paid into {views.fund_words(a)}.",
+                ),
+            ],
+        )
+        if fund.fund_in_lieu_usd is None:
+            st.caption(
+                f"Set the trees the site can take under *Planting space*: the payment in lieu ({paid}) is for the "
+                "value they do not carry."
+            )
+        st.caption("The planting's cost is the nursery's quote, not a figure of the law. Permit fees are not included.")
+        st.caption(f"Value basis: **{ui.basis_words(a)}** ({views.cite(VALUE_BASIS, a)}).")
         _fewer_removals(a)  # the trees kept so far stay in sight, to be put back
 
 
