@@ -161,6 +161,18 @@ def test_without_the_trees_planted_the_payment_is_not_determined(alder_vale, cap
     assert any("plantable" in n for n in d["notes"]["fund"])
 
 
+def test_a_value_basis_other_than_the_laws_is_refused(alder_vale, capsys):
+    # §12-4 takes 75 % of the trees' annual benefits: an appraisal (many times larger) would charge what the text
+    # does not set, so the command refuses it (exit 2) naming the law's basis, and prints no figure
+    from treecalc.cli import main
+
+    assert (
+        main(["assess", str(alder_vale), "--jurisdiction", "alder_vale", "--value-basis", "appraised", "--json"]) == 2
+    )
+    got = capsys.readouterr()
+    assert "is not the law's" in got.err and "'annual'" in got.err and got.out == ""
+
+
 def test_jurisdictions_lists_the_town(alder_vale, capsys):
     from treecalc.cli import main
 

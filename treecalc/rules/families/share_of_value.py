@@ -296,9 +296,11 @@ def assess(ctx: Context) -> Findings:
     sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
     basis = str((read.get("replacement") or {}).get("value_basis", ""))
     if basis and ctx.kind != basis:
-        ctx.warnings.append(
-            f"{record.chapter} values a tree as its {basis} benefits; this assessment values them on the "
-            f"{ctx.options['value_basis']} basis: the value required and the payment follow the basis chosen"
+        # the law names the value it takes a share of: a share of another value (an appraisal is many times the
+        # annual benefits) would charge what the text does not support, so it is refused, not warned of
+        raise ValueError(
+            f"{record.chapter} values a tree as its {basis} benefits ({sec['replacement']}); value_basis "
+            f"{ctx.options['value_basis']!r} is not the law's: leave it out or give {basis!r}"
         )
     held_not = _held_not(read, town, key)
     removed = np.isin(actions(ctx.trees), REMOVALS)
