@@ -27,6 +27,10 @@ FAMILIES: dict[str, tuple[str, str]] = {
         "treecalc.rules.families.count_by_class",
         "replacement trees by DBH class, a fee per tree in lieu",
     ),
+    "caliper_inches": (
+        "treecalc.rules.families.caliper_inches",
+        "the DBH removed times a percentage in caliper inches, met by trees of a minimum caliper, a fee in lieu",
+    ),
 }
 #: The families of the chapters applied by their own rules packages (their records predate families).
 _OWN_RULES = {
