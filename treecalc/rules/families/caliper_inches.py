@@ -63,7 +63,9 @@ def check_law(law: dict[str, Any], where: str) -> None:
             f"{where} [replacement]: give either [replacement.percent] or [replacement.classes] (per DBH class), "
             "one of them"
         )
-    if has_classes and any("percent" not in r for r in rep["classes"]):
+    classes = rep.get("classes")
+    rows = classes.get("rows", []) if isinstance(classes, dict) else classes or []  # as written, or as resolved
+    if has_classes and any("percent" not in r for r in rows):
         raise ValueError(f"{where} [replacement.classes]: every row needs its percent")
     fees = [k for k in FEE_KEYS if k in (law.get("fee") or {})]
     if len(fees) > 1:
@@ -143,7 +145,9 @@ def _count(ctx: Context, key: str, read: dict[str, Any], tally: Tally, removed: 
             continue
         if pct == "between":
             out.by_tree[tag] = None
-            tally.undecided[tag] = f"tree {tag}: its DBH, {d[i]:g} in, is in no class of {section} (between two classes)"
+            tally.undecided[tag] = (
+                f"tree {tag}: its DBH, {d[i]:g} in, is in no class of {section} (between two classes)"
+            )
             continue
         inches = _d(d[i]) * pct / 100
         if tag in tally.may_be_exempt and inches:  # exempt or not, its inches differ: not given
