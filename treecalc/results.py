@@ -144,6 +144,11 @@ class Replacement(_Fields):
     trees_by_tag: dict[str, int | None] | None = None
     #: what of the law is not held, each "not held for <town>: see <section> (...)": said, with no amount
     not_held: list[str] = field(default_factory=list)
+    #: a caliper-inches law's DBH of the trees counted, the caliper inches to replace and each removed tree's inches
+    #: by tag (None: the text leaves it undecided, and the totals are then None)
+    inches_removed: float | None = None
+    inches_required: float | None = None
+    inches_by_tag: dict[str, float | None] | None = None
     #: removed_value_usd and required_value_usd in exact integer cents
     removed_value_cents: int | None = None
     required_value_cents: int | None = None

@@ -23,7 +23,7 @@ def _one_error_line(err: str) -> str:
 
 
 # ------------------------------------------------------------------ excavation under a law without the chapter
-@pytest.mark.parametrize("law", ["milltown", "manalapan"])
+@pytest.mark.parametrize("law", ["milltown", "manalapan", "la_grange_park"])
 def test_excavation_check_refuses_a_law_without_an_excavation_chapter(law):
     err = refused(["excavation", "check", "--jurisdiction", law, "--excavate", "100:5"], "no excavation chapter")
     line = _one_error_line(err)

@@ -30,6 +30,8 @@ def test_a_record_declares_the_site_facts_its_rules_read(key):
         ("Borough of Milltown, NJ", "milltown"),
         ("Milltown", "milltown"),
         ("Township of Manalapan, NJ", "manalapan"),
+        ("La Grange Park", "la_grange_park"),
+        ("Village of La Grange Park, IL", "la_grange_park"),
     ],
 )
 def test_every_spelling_is_one_key(name, key):
@@ -39,7 +41,7 @@ def test_every_spelling_is_one_key(name, key):
 def test_an_unknown_law_is_refused_naming_those_known():
     with pytest.raises(
         ValueError,
-        match=r"unknown jurisdiction 'Nyack': not one of croton-on-hudson, wesley-hills, manalapan, milltown",
+        match=r"unknown jurisdiction 'Nyack': not one of croton-on-hudson, wesley-hills, la-grange-park, manalapan, milltown",
     ):
         J.jurisdiction_key("Nyack")
 
@@ -114,8 +116,8 @@ def test_the_registry_answers_which_law_has_a_part(monkeypatch):
     civil penalty tiers, the cellar input, the site facts of each law (their records, treecalc/law/registry.py)."""
     assert [r.key for r in J.with_chapter("water")] == ["croton_on_hudson"]
     assert [r.key for r in J.with_chapter("excavation")] == ["croton_on_hudson", "wesley_hills"]
-    # the towns of the count-by-class family pay a fee per tree in lieu (to a fund named or not held)
-    assert [r.key for r in J.with_section("fund")] == ["croton_on_hudson", "manalapan", "milltown"]
+    # the towns held as data pay in lieu (to a fund named or not held; La Grange Park's amount is not held)
+    assert [r.key for r in J.with_section("fund")] == ["croton_on_hudson", "la_grange_park", "manalapan", "milltown"]
     assert [r.key for r in J.with_section("civil_penalty")] == ["croton_on_hudson"]
     assert [r.key for r in J.with_excavation_input("cellar")] == ["wesley_hills"]
     assert J.reader_of_site_fact("vacant_lot").key == "wesley_hills"  # §95-3A(1)(c), "vacant lot"

@@ -31,6 +31,7 @@ TEXT_OF = {
 READ_OF = {
     "milltown/ch201_trees.toml": "milltown_ch201.txt",
     "manalapan/ch222_trees.toml": "manalapan_ch222.txt",
+    "la_grange_park/ch95_trees.toml": "la_grange_park_ch95.txt",
 }
 TEXTS_READ = Path(__file__).parent / "texts_read"
 
@@ -92,7 +93,9 @@ def test_every_entry_of_a_town_quotes_the_text_read(rel):
     raw = tomllib.loads((DATA / "law" / rel).read_text(encoding="utf-8"))
     validate(raw, rel)
     walked = list(_walk(raw, ""))
-    assert len(walked) >= 5, f"{rel}: too few entries to be the table"
+    # a table of classes holds a row per class; a caliper-inches rule may be two numbers (a percentage, a caliper)
+    least = 5 if readings(rel.split("/")[0])["record"]["family"] == "count_by_class" else 2
+    assert len(walked) >= least, f"{rel}: too few entries to be the rule"
     for key, e in walked:
         assert e["section"].startswith(("§", "Ch. ")), key
         for part in e["text"].split("..."):

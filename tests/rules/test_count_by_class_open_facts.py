@@ -160,7 +160,8 @@ def test_the_fee_reading_states_the_shares_of_the_law_file(tmp_path: Path) -> No
     assert got["fund_in_lieu_usd"] == pytest.approx(600.0)
     fee = [a for a in got["assumptions"] if "Tree Replacement Fee" in a]
     assert len(fee) == 1
-    assert "$250 in 2.5 (for street trees) or 6 (for non-street trees) to 12.99; $300 in 13 to 22.99; " in fee[0]
+    # $250 stays the share of three categories: the one apart is named by its DBH, its division shown
+    assert "for each: $250 a tree in every class but 13 to 22.99, where $600 / 2 = $300;" in fee[0]
     assert "$250 in every class" not in fee[0]
 
 

@@ -31,6 +31,10 @@ FAMILIES: dict[str, tuple[str, str]] = {
         "treecalc.rules.families.share_of_value",
         "replacement trees carrying a share of the environmental value removed, the rest paid in lieu",
     ),
+    "caliper_inches": (
+        "treecalc.rules.families.caliper_inches",
+        "the DBH removed times a percentage in caliper inches, met by trees of a minimum caliper, a fee in lieu",
+    ),
 }
 #: The families of the chapters applied by their own rules packages (their records predate families).
 _OWN_RULES = {

@@ -80,6 +80,7 @@ BASIS_WORDS = {
     "per_tree": "a fee per tree not planted",
     "value": "the unmet value times a multiplier",
     "count_by_class": "the table's fee for each replacement tree not planted",
+    "caliper_inches": "the fee per caliper inch (or per tree) not planted",
 }
 
 

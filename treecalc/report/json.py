@@ -168,6 +168,10 @@ def _assessment_object(
         # the count of replacement trees the law requires (None: not computed, or the text leaves a tree undecided)
         "replacement_trees_required": rep.trees_needed,
         "replacement_trees_by_tag": rep.trees_by_tag,
+        # a caliper-inches law's DBH counted and caliper inches required, and each removed tree's (None elsewhere)
+        "replacement_inches_removed": rep.inches_removed,
+        "replacement_inches_required": rep.inches_required,
+        "replacement_inches_by_tag": rep.inches_by_tag,
         "not_held": list(rep.not_held),
         "replacement_percent": rep.percent,
         "value_basis": a.options["value_basis"],

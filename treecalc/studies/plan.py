@@ -320,6 +320,13 @@ def _check_determined(a: Any) -> None:
             f"the cost of a set of removals is not determined without the trees planted on site ({rep.section} "
             "requires replacement trees, planted or paid in lieu): give ‹plantable›"
         )
+    if rep.trees_in_lieu and a.fund.fund_in_lieu_usd is None:
+        # trees paid for in lieu at an amount the law's text does not set: a sum would print $0.00 for it
+        said = "; ".join(str(n) for n in a.fund.notes) or f"the amount in lieu is not given ({a.fund.section})"
+        raise ValueError(
+            f"the cost of a set of removals is not determined: {rep.trees_in_lieu} replacement trees not planted are "
+            f"paid for in lieu, {said}"
+        )
 
 
 def plan(

@@ -13,6 +13,7 @@ counts); the total is then not given: a count the text does not support is never
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -67,10 +68,22 @@ def _shares_words(rows: list[dict[str, Any]]) -> str:
     shares = [Decimal(str(r["usd"])) / int(r["trees"]) for r in rows]
     if len(set(shares)) == 1:
         return f"{_usd(shares[0])} in every class"
-    return "; ".join(
-        f"{_usd(x)} in {str(r.get('text', '')).split(' | ')[0] or f'class {i + 1}'}"
-        for i, (x, r) in enumerate(zip(shares, rows))
-    )
+    common = max(set(shares), key=shares.count)
+    if shares.count(common) > 1:  # one share in most classes: the others named, their division shown
+        return f"{_usd(common)} a tree in every class but " + "; ".join(
+            f"{_class_words(r, i)}, where {_usd(Decimal(str(r['usd'])))} / {int(r['trees'])} = {_usd(x)}"
+            for i, (x, r) in enumerate(zip(shares, rows))
+            if x != common
+        )
+    return "; ".join(f"{_usd(x)} in {_class_words(r, i)}" for i, (x, r) in enumerate(zip(shares, rows)))
+
+
+def _class_words(row: dict[str, Any], i: int) -> str:
+    """A class named by its DBH in the table's words (the row's first cell, "greater than 24 and up to 36"), its
+    trailing parenthesis ("(each)") left out."""
+    first = re.split(r" \| | \.\.\. ", str(row.get("text", "")))[0]
+    first = re.sub(r"\s*\([^)]*\)$", "", first).strip()
+    return first[:1].lower() + first[1:] if first else f"class {i + 1}"
 
 
 def _shares(counts: list[tuple[int, Decimal]], less: int) -> tuple[list[Decimal], Decimal]:
