@@ -313,7 +313,7 @@ def assess(
     _appraisal_zone_assumption(trees, None if kind == "appraised" else ctx.appraised, assumptions)
     _fund_basis_note(found, schedule, appraisal10)
     method["sections_applied"] = list(rules.SECTIONS_APPLIED)
-    items = _law_readings(rules, record.name, law)
+    items = _law_readings(rules, record.name, law) + ctx.readings  # a town held as data: its own readings
     method["readings"] = [text for _, text in items]
     method["reading_items"] = [{"section": sec, "reading": text} for sec, text in items]
     _closing_warnings(trees, found, planted, warnings)

@@ -101,7 +101,8 @@ def test_the_triggers_and_their_assumptions_cite_the_entries(outputs):
     d, text = outputs["renumbered"]
     assert d["permit_triggers"] == ["§95-9A(1)(c)", "§95-9A(1)(d)", "§95-9A(1)(e)"]
     rows = {r["tag"]: r for r in d["per_tree"]}
-    assert rows["1"]["permit_triggers"] == "§95-9A(1)(c); §95-9A(1)(d); §95-9A(1)(e)"
+    # tree 1's lot-line cell says no: not within 20 ft, so no (e) (the column's own name is the law's 20 ft)
+    assert rows["1"]["permit_triggers"] == "§95-9A(1)(c); §95-9A(1)(d)"
     assert rows["2"]["permit_triggers"] == "§95-9A(1)(e)"
     said = d["assumptions"]
     assert (

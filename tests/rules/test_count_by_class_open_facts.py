@@ -147,7 +147,7 @@ def test_the_fee_reading_states_the_shares_of_the_law_file(tmp_path: Path) -> No
     shutil.copytree(BUNDLED_DATA_DIR, data, ignore=shutil.ignore_patterns("examples"))
     got = _assess_with_data(data, survey)
     # as shipped: $250 / 1, $500 / 2, $750 / 3, $1,000 / 4 = $250 in every category; 2 in lieu x $250 = $500
-    fee = [a for a in got["assumptions"] if "Tree Replacement Fee" in a]
+    fee = [r["reading"] for r in got["readings"] if "Tree Replacement Fee" in r["reading"]]
     assert len(fee) == 1 and "for each: $250 in every class;" in fee[0]
     assert got["fund_in_lieu_usd"] == pytest.approx(500.0)
     # the copy's Category 2 fee raised to $600: its share $600 / 2 = $300, the others still $250 a tree; 2 in lieu
@@ -158,7 +158,7 @@ def test_the_fee_reading_states_the_shares_of_the_law_file(tmp_path: Path) -> No
     law.write_text(text.replace("usd = 500\n", "usd = 600\n"), encoding="utf-8")
     got = _assess_with_data(data, survey)
     assert got["fund_in_lieu_usd"] == pytest.approx(600.0)
-    fee = [a for a in got["assumptions"] if "Tree Replacement Fee" in a]
+    fee = [r["reading"] for r in got["readings"] if "Tree Replacement Fee" in r["reading"]]
     assert len(fee) == 1
     # $250 stays the share of three categories: the one apart is named by its DBH, its division shown
     assert "for each: $250 a tree in every class but 13 to 22.99, where $600 / 2 = $300;" in fee[0]

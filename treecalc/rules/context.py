@@ -143,6 +143,8 @@ class Context:
     params: BenefitParams
     schedule: Any = None
     survey_lines: list[dict[str, Any]] = field(default_factory=list)
+    #: the readings of its text a town held as data states (section, reading), as the rules module's own are stated
+    readings: list[tuple[str, str]] = field(default_factory=list)
     #: the trees (of :attr:`trees`) a finding valued on the appraised basis (:meth:`capital_value_of`), None: none
     appraised: np.ndarray | None = None
 

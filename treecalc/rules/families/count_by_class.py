@@ -242,12 +242,12 @@ def assess(ctx: Context) -> Findings:
     town = read["record"].get("town", record.name)
     site, assumed = resolve_site(ctx.site_in, site_defaults(key, read.get("site_why") or {}))
     ctx.assumptions.extend(assumed)
-    # the town's readings of its text where the words leave a choice, each stated as the assessment's assumption
+    # the town's readings of its text where the words leave a choice, each stated among the assessment's readings with its section
     # (their numbers filled from the law in force: ``{shares}``, each class's share of its fee; ``{replacement[...]}``)
     reading = fill(read.get("readings") or {}, ctx.law, shares=_shares_words(ctx.law["replacement"]["classes"]))
-    ctx.assumptions.extend(f"{record.chapter}: {v}" for v in reading.values())
     # the sections heading its parts, as its law in force on the date numbers them
     sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
+    ctx.readings.extend((sec["replacement"], f"{record.chapter}: {v}") for v in reading.values())
     warnings: list[str] = []
     held_not = _held_not(read, town, key)
     not_held = [str(n) for n in held_not]

@@ -291,9 +291,10 @@ def assess(ctx: Context) -> Findings:
     town = read["record"].get("town", record.name)
     site, assumed = resolve_site(ctx.site_in, site_defaults(key, read.get("site_why") or {}))
     ctx.assumptions.extend(assumed)
-    # the town's readings of its text where the words leave a choice, each stated as the assessment's assumption
-    ctx.assumptions.extend(f"{record.chapter}: {v}" for v in fill(read.get("readings") or {}, ctx.law).values())
+    # the town's readings of its text where the words leave a choice, each stated among the assessment's readings with its section
     sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
+    reading = fill(read.get("readings") or {}, ctx.law)
+    ctx.readings.extend((sec["replacement"], f"{record.chapter}: {v}") for v in reading.values())
     basis = str((read.get("replacement") or {}).get("value_basis", ""))
     if basis and ctx.kind != basis:
         # the law names the value it takes a share of: a share of another value (an appraisal is many times the
