@@ -87,7 +87,7 @@ FORMERLY = {
 #: cycle: the import at the top would close a cycle or climb a layer; late-bound: a name read when called (a
 #: module's attribute a caller may set, the data folder).
 LOCAL_REASONS = ("start-up", "optional", "heavy", "cycle", "late-bound")
-_REASON = re.compile(r"#.*\b(" + "|".join(map(re.escape, LOCAL_REASONS)) + r")\b", re.IGNORECASE)
+_REASON = re.compile(r"#.*?\b(" + "|".join(map(re.escape, LOCAL_REASONS)) + r")\b", re.IGNORECASE)
 #: A section of a chapter as the code would retype it: "§208-19A(2)", "§ 95-3", "§§208-17".
 SECTION = re.compile(r"§+ ?\d{2,3}-\d+")
 
