@@ -136,3 +136,37 @@ def test_the_law_and_the_tree_rules_write_no_section_number():
     counts = architecture.shape().section_literals
     written = {m: n for m, n in counts.items() if _held(m) and n > LEFT.get(m, 0)}
     assert written == {}, f"section numbers written in the code, not read from the law file: {written}"
+
+
+def test_every_import_inside_a_function_says_why():
+    """An import inside a function (treecalc's, the standard library's, a third party's) is there for start-up, an
+    optional or heavy dependency, a cycle it would close at the top, or a name read when called, and its comment
+    (on its line or the line above) names which (:data:`tools.architecture.LOCAL_REASONS`); any other import
+    belongs at the top of its module."""
+    found = architecture.local_imports(architecture.modules())
+    # the CLI's subcommands and the optional extras are imported late: the check must read them to hold anything
+    assert len({i.module for i in found}) > 20 and len(found) > 100, len(found)
+    assert any(i.reason == "optional" for i in found) and any(i.reason == "start-up" for i in found)
+    unexplained = [f"{i.module}:{i.line}: {i.text}" for i in found if i.reason is None]
+    assert unexplained == [], "imports inside functions without a reason (start-up, optional, heavy, ...):\n" + (
+        "\n".join(unexplained)
+    )
+    shape = architecture.shape()
+    assert shape.function_local and len(shape.function_local_reasoned) == len(shape.function_local)
+
+
+def test_a_local_import_without_a_reason_is_found(tmp_path):
+    """The check can fail: a comment that names no reason is no reason; one on the line above counts."""
+    _write(
+        tmp_path,
+        {
+            "treecalc/__init__.py": "",
+            "treecalc/money.py": (
+                "def f():\n    import json  # the JSON\n"
+                "def g():\n    # heavy: scipy costs 0.4 s\n    import scipy\n"
+                "def h():\n    import importlib\n    return importlib.import_module('treecalc.money')  # start-up: x\n"
+            ),
+        },
+    )
+    found = architecture.local_imports(architecture.modules(tmp_path))
+    assert [(i.line, i.reason) for i in found] == [(2, None), (5, "heavy"), (7, None), (8, "start-up")]

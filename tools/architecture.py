@@ -81,6 +81,13 @@ FORMERLY = {
     "treecalc.units.dates": "treecalc.quantities",
     "treecalc.units.ranges": "treecalc.quantities",
 }
+#: Why an import is made inside a function, not at the top of its module: its comment (on its line or the line
+#: above) names one of these. start-up: a module a common command does not need is loaded only when it runs;
+#: optional: a dependency of an extra; heavy: a costly third-party library (pyproj, scipy, SQLAlchemy ...);
+#: cycle: the import at the top would close a cycle or climb a layer; late-bound: a name read when called (a
+#: module's attribute a caller may set, the data folder).
+LOCAL_REASONS = ("start-up", "optional", "heavy", "cycle", "late-bound")
+_REASON = re.compile(r"#.*?\b(" + "|".join(map(re.escape, LOCAL_REASONS)) + r")\b", re.IGNORECASE)
 #: A section of a chapter as the code would retype it: "§208-19A(2)", "§ 95-3", "§§208-17".
 SECTION = re.compile(r"§+ ?\d{2,3}-\d+")
 
@@ -112,6 +119,18 @@ class Import:
     line: int
     in_function: bool
     how: str  # "import", "type" (under TYPE_CHECKING), "importlib" (a name written out) or "dynamic" (a name computed)
+    reason: str | None = None  # inside a function: the reason its comment names (:data:`LOCAL_REASONS`)
+
+
+def reason_at(lines: list[str], line: int) -> str | None:
+    """The reason (one of :data:`LOCAL_REASONS`) a comment on ``line`` (1-based), or on a comment line just above
+    it, names; None when there is none."""
+    for i, whole in ((line, False), (line - 1, True)):
+        if 1 <= i <= len(lines) and (not whole or lines[i - 1].lstrip().startswith("#")):
+            m = _REASON.search(lines[i - 1])
+            if m:
+                return m.group(1).lower()
+    return None
 
 
 def _is_import_module(func: ast.expr) -> bool:
@@ -133,7 +152,8 @@ def _parsed(path: Path) -> tuple[str, ast.Module]:
 
 
 def imports_of(name: str, path: Path, known: dict[str, Path]) -> list[Import]:
-    tree = _parsed(path)[1]
+    text, tree = _parsed(path)
+    lines = text.splitlines()
     found: list[Import] = []
     is_pkg = path.name == "__init__.py"
 
@@ -166,7 +186,7 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> list[Import]:
             and node.args
             and not isinstance(node.args[0], ast.Constant)
         ):
-            found.append(Import(name, "?", node.lineno, in_function, "dynamic"))
+            found.append(Import(name, "?", node.lineno, in_function, "dynamic", reason_at(lines, node.lineno)))
         for child in ast.iter_child_nodes(node):
             fn = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
             tc = typing_only or (isinstance(child, ast.If) and "TYPE_CHECKING" in ast.dump(child.test))
@@ -178,15 +198,17 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> list[Import]:
                 if r is None or r == name or (name.startswith(r + ".") and r != PACKAGE):
                     continue
                 how = "importlib" if isinstance(child, ast.Call) else "type" if tc else "import"
-                found.append(Import(name, r, child.lineno, fn, how))
+                found.append(Import(name, r, child.lineno, fn, how, reason_at(lines, child.lineno) if fn else None))
             visit(child, fn, tc)
 
     visit(tree, False, False)
     if any(i.how == "dynamic" for i in found):  # a module importing by computed names: each module it names in a
-        for node in ast.walk(tree):  # string ("treecalc.assessment" in a table of lazy names) counts as imported
+        # string ("treecalc.assessment" in a table of lazy names) counts as imported, for the reason its call gives
+        why = next((i.reason for i in found if i.how == "dynamic" and i.reason), None)
+        for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in known:
                 if node.value != name and not name.startswith(node.value + "."):
-                    found.append(Import(name, node.value, node.lineno, True, "importlib"))
+                    found.append(Import(name, node.value, node.lineno, True, "importlib", why))
     return found
 
 
@@ -198,6 +220,38 @@ def graph(known: dict[str, Path]) -> list[Import]:
 def dynamic(known: dict[str, Path]) -> list[str]:
     """``module:line`` of each ``importlib.import_module`` of a computed name (the graph cannot follow it)."""
     return [f"{i.importer}:{i.line}" for n, p in known.items() for i in imports_of(n, p, known) if i.how == "dynamic"]
+
+
+@dataclass
+class LocalImport:
+    """An import made inside a function (any package's: treecalc's, the standard library's, a third party's)."""
+
+    module: str
+    line: int
+    text: str
+    reason: str | None
+
+
+def local_imports(known: dict[str, Path]) -> list[LocalImport]:
+    """Every ``import`` statement and ``importlib.import_module(...)`` call inside a function, with the reason its
+    comment names (:data:`LOCAL_REASONS`; None when it names none)."""
+    out: list[LocalImport] = []
+    for name, path in known.items():
+        text, tree = _parsed(path)
+        lines = text.splitlines()
+        work: list[tuple[ast.AST, bool]] = [(tree, False)]
+        while work:
+            node, in_function = work.pop()
+            for child in ast.iter_child_nodes(node):
+                if in_function and (
+                    isinstance(child, (ast.Import, ast.ImportFrom))
+                    or (isinstance(child, ast.Call) and _is_import_module(child.func))
+                ):
+                    found = lines[child.lineno - 1].strip()
+                    out.append(LocalImport(name, child.lineno, found, reason_at(lines, child.lineno)))
+                fn = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                work.append((child, fn))
+    return sorted(out, key=lambda i: (i.module, i.line))
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -282,6 +336,9 @@ class Shape:
     section_literals: dict[str, int]
     internal_imports: int
     function_local: list[str] = field(default_factory=list)
+    function_local_reasoned: list[str] = field(default_factory=list)
+    #: the imports inside functions (of any package) whose comment names no reason, ``module:line: text``
+    unexplained: list[str] = field(default_factory=list)
     unplaced: list[str] = field(default_factory=list)
     dynamic: list[str] = field(default_factory=list)
 
@@ -293,6 +350,8 @@ class Shape:
             "section literals outside docstrings": sum(self.section_literals.values()),
             "internal imports": self.internal_imports,
             "internal imports inside functions": len(self.function_local),
+            "internal imports inside functions, with a reason": len(self.function_local_reasoned),
+            "imports inside functions (any package) without a reason": len(self.unexplained),
         }
 
 
@@ -320,6 +379,8 @@ def shape(root: Path = ROOT) -> Shape:
         section_literals(known),
         len(found),
         sorted(f"{i.importer}:{i.line} -> {i.imported}" for i in found if i.in_function),
+        sorted(f"{i.importer}:{i.line} -> {i.imported} ({i.reason})" for i in found if i.in_function and i.reason),
+        [f"{i.module}:{i.line}: {i.text}" for i in local_imports(known) if i.reason is None],
         sorted(m for m in known if layer_of(m) is None),
         dynamic(known),
     )
@@ -391,6 +452,8 @@ def main(argv: list[str] | None = None) -> int:
             print("no layer:", m)
         for d in s.dynamic:
             print("import by a computed name:", d)
+        for u in s.unexplained:
+            print("import inside a function, no reason given:", u)
         for m, n in sorted(s.section_literals.items(), key=lambda kv: -kv[1]):
             print(f"literals: {n:4d} {m}")
     return 0

@@ -50,6 +50,7 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'treecalc' has no attribute {name!r}")
+    # start-up: a name's module loaded on its first use, so `import treecalc` loads no pandas
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # later look-ups skip this function
     return value
@@ -69,6 +70,7 @@ class _Package(types.ModuleType):
 
     @property
     def benefits(self) -> Any:
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.models.benefits import benefits as function
 
         return function

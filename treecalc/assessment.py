@@ -41,11 +41,22 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import actions, some_tags
+from treecalc.ingest.errors import require_trees
+from treecalc.ingest.site import check_site, site_facts_not_read
+from treecalc.ingest.zone import chosen_words, read_survey_in_zone
 from treecalc.law import access as lawparams
 from treecalc.law import cites, in_force_note
 from treecalc.law import registry as jurisdictions
+from treecalc.models import growth
 from treecalc.models import projection as projections
-from treecalc.models.benefits import BenefitParams, compute_benefits, make_params, method_notes
+from treecalc.models.benefits import (
+    BenefitParams,
+    compute_benefits,
+    make_params,
+    method_notes,
+    survey_zone,
+    zone_source,
+)
 from treecalc.models.valuation import (
     parse_value_basis,
     value_function,
@@ -54,6 +65,8 @@ from treecalc.models.valuation import (
 )
 from treecalc.money import money, percent_of_up
 from treecalc.reference import data, datafolder
+from treecalc.reference.geo import XY_AS_WGS84
+from treecalc.reference.species import resolve_many
 from treecalc.results import ChapterSummary, Fund, Penalties, Permit, QuotedLabels, Replacement, line
 from treecalc.rules import flag_bounds, pruning, quoted, rules_module
 from treecalc.rules.context import AssessOptions as AssessOptions
@@ -137,11 +150,7 @@ def _load_survey(
 ) -> Any:
     """The survey (read from its path), refused when no tree could be read from it
     (:class:`~treecalc.ingest.NoTreeReadError`): "no permit required" would be said of trees never read."""
-    from treecalc.ingest.errors import require_trees
-
     if isinstance(survey, (str, Path)):
-        from treecalc.ingest.zone import read_survey_in_zone  # a zone's own species read in that zone
-
         survey = read_survey_in_zone(survey, zone, progress=progress, species_map=species_map, column_map=column_map)
     elif not hasattr(survey, "trees"):
         raise TypeError("assess() needs a Survey (with .trees) or the path of a survey file")
@@ -153,8 +162,6 @@ def _survey_warnings(survey: Any, site: dict[str, Any]) -> list[str]:
     """The survey's warnings, but x/y read as degrees when a crs is given: with one the x/y are projected in it."""
     warnings: list[str] = list(getattr(survey, "warnings", None) or [])
     if site.get("crs"):
-        from treecalc.reference.geo import XY_AS_WGS84
-
         warnings = [w for w in warnings if w != XY_AS_WGS84]
     return warnings
 
@@ -179,7 +186,6 @@ def _prepare_trees(trees: pd.DataFrame) -> pd.DataFrame:
             t[c] = pd.array([pd.NA] * len(t), dtype="boolean")
     if "species_code" not in t:
         # a survey read elsewhere may carry names only: resolve them (species, cultivar, genus, common name)
-        from treecalc.reference.species import resolve_many
 
         names = t["species"].fillna("").astype(str)
         table = resolve_many(names) if len(t) else pd.DataFrame({"code": []})
@@ -251,7 +257,6 @@ def assess(
     """
     arguments = locals()  # the keyword arguments as given: nothing else is bound yet
     opts = AssessOptions(**{f.name: arguments[f.name] for f in fields(AssessOptions)}).validated()
-    from treecalc.ingest.site import check_site
 
     # the facts in one order whatever order they were given in: a statement's fingerprint keeps its options with
     # sorted keys, and the assessment derived again from it must list (and hash) the facts as the first did
@@ -337,7 +342,7 @@ def _basis_label(label: str, kind: str, mortality: float, appraisal10: Any) -> s
     if kind == "cumulative":
         label = label.replace("with growth", f"with growth and {mortality:.1%}/yr mortality")
     if kind == "appraised" and appraisal10 is not None:
-        from treecalc.models.appraisal10 import describe
+        from treecalc.models.appraisal10 import describe  # start-up: only when needed, not by every assess
 
         label = f"appraised value, USD ({describe(appraisal10)})"
     return label
@@ -373,7 +378,7 @@ def _fund_basis_note(found: Any, schedule: Any, appraisal10: Any) -> None:
         and schedule.value_basis == "appraised"
         and found.fund.fund_in_lieu_usd is not None
     ):
-        from treecalc.models.appraisal10 import describe
+        from treecalc.models.appraisal10 import describe  # start-up: only when needed, not by every assess
 
         found.fund.notes.append(f"appraised values (the fund's capital basis): {describe(appraisal10)}")
 
@@ -389,7 +394,6 @@ def _options_not_read(
         said = jurisdictions.OptionsNotRead(jkey, unread, lambda k: cites.sections(k, on))
         warnings.append(said.message(refused=False))
     # an option set as a site fact (application_pending) is said once, as the option
-    from treecalc.ingest.site import site_facts_not_read
 
     warnings.extend(site_facts_not_read(jkey, {k: v for k, v in site_in.items() if k not in unread}))
 
@@ -450,7 +454,6 @@ def _appraisal_zone_assumption(trees: pd.DataFrame, appraised: np.ndarray | None
     (the mask of those whose appraised value is used; None: none), and only when there are any."""
     if appraised is None or "zone" not in trees or not len(trees):
         return
-    from treecalc.reference import data
 
     outside = trees["zone"].astype(str)[np.asarray(appraised, dtype=bool)]
     outside = outside[outside != data.DEFAULT_ZONE]
@@ -467,8 +470,6 @@ def _appraisal_zone_assumption(trees: pd.DataFrame, appraised: np.ndarray | None
 def _mortality(opts: AssessOptions, schedule: Any) -> tuple[float, str]:
     """The annual mortality of the projections and the cumulative basis, and where it comes from: the
     option given, else the fee schedule's, else the literature's default (Roman & Scatena 2011)."""
-    from treecalc.models import growth
-
     if opts.mortality is not None:
         return opts.mortality, "given"
     if schedule is not None and getattr(schedule, "mortality_rate", None) is not None:
@@ -483,10 +484,6 @@ def _survey_zone(
     when it is not the Northeast found by default or from coordinates (whose tables are the default's).
     Its ``planted``: trees in several zones, the words of the one zone a tree to be planted is valued in, said by the
     caller when the law requires a replacement."""
-    from treecalc.ingest.zone import chosen_words
-    from treecalc.models.benefits import survey_zone
-    from treecalc.reference import data
-
     given = kw.get("zone") or (params.zone if params else None)
     sz = survey_zone(getattr(survey, "trees", None), site, given)
     if sz.zone != data.DEFAULT_ZONE or sz.source in ("given", "site fact climate_zone") or sz.per_tree is not None:
@@ -546,6 +543,7 @@ def _other_law_flags(assumptions: list[str], survey: Any, record: jurisdictions.
     Croton-on-Hudson assessment assumes nothing of Wesley Hills' lot-line flag), those it takes as no said so, and
     none of those it takes as yes (:attr:`~treecalc.law.registry.Jurisdiction.flags_unsurveyed_yes`): its rules say
     those themselves, with the trees they count. The reader wrote them for the law it knew, or for none."""
+    # start-up: only when needed, not by every assess
     from treecalc.ingest.survey import NOT_SURVEYED, not_surveyed_text
 
     source = getattr(survey, "source", None)
@@ -560,7 +558,7 @@ def _other_law_flags(assumptions: list[str], survey: Any, record: jurisdictions.
 
 def _other_law_columns(assumptions: list[str], record: jurisdictions.Jurisdiction) -> None:
     """Without the survey's "not surveyed" assumption of a column only other laws read."""
-    from treecalc.ingest.survey import without_other_laws_columns
+    from treecalc.ingest.survey import without_other_laws_columns  # start-up: only when needed, not by every assess
 
     assumptions[:] = without_other_laws_columns(assumptions, record.key)
 
@@ -616,7 +614,7 @@ def _method(
             f"({options['mortality_source']}); no discounting"
         )
     if kind == "appraised" and options.get("appraisal") is not None:
-        from treecalc.models.appraisal10 import describe
+        from treecalc.models.appraisal10 import describe  # start-up: only when needed, not by every assess
 
         method["data_sources"].append(describe(options["appraisal"]))
     elif kind == "appraised":
@@ -629,8 +627,6 @@ def _method(
 def _zone_sources(zone: dict[str, Any]) -> list[str]:
     """The tables and prices of each climate zone the trees are valued in (the Northeast's: its Community Tree
     Guide's resource tables, :data:`treecalc.reference.data.SOURCE_NAME`)."""
-    from treecalc.models.benefits import zone_source
-
     return [data.SOURCE_NAME if z == data.DEFAULT_ZONE else zone_source(z) for z in zone_codes(zone)]
 
 

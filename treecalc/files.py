@@ -20,6 +20,7 @@ cells counted before it is parsed.
 from __future__ import annotations
 
 import csv
+import io
 import os
 import re
 import stat
@@ -169,7 +170,7 @@ def parse_csv_table(
 ) -> Any:
     """A CSV as a DataFrame of stripped text cells; ``index + 2`` is each row's line in the file
     (:func:`parse_csv_rows`, its rules)."""
-    import pandas as pd
+    import pandas as pd  # heavy: pandas, loaded only when this runs
 
     header, rows, lines = parse_csv_rows(path, what, max_bytes, max_rows)
     return pd.DataFrame(rows, columns=header, index=lines, dtype=str)
@@ -188,8 +189,6 @@ def parse_csv_rows(
     its lines (``\\r``, ``\\n`` or ``\\r\\n``) and header columns are counted before it is parsed. Raises
     ValueError naming ``what`` and the file.
     """
-    import io
-
     name = Path(path).name
     raw = read_limited(path, what, max_bytes)
     if b"\x00" in raw[:8192]:

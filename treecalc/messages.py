@@ -111,7 +111,7 @@ WORDS_GROUP = "treecalc.words"
 def words_of(presenter: str) -> Callable[[str], str] | None:
     """The renderer the presenter ``presenter`` (``"app"``, ``"cli"``) declares in :data:`WORDS_GROUP`; None when it
     is not installed (the app's extra left out)."""
-    from importlib.metadata import entry_points  # read only when a statement is verified
+    from importlib.metadata import entry_points  # start-up: read only when a statement is verified
 
     for ep in entry_points(group=WORDS_GROUP, name=presenter):
         try:

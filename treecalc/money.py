@@ -31,7 +31,7 @@ class OutOfRange(ValueError):
 
 def round_cents(x: Any) -> np.ndarray:
     """Half-up to the cent on integer cents, as arrays (1.005 -> 1.01, as Decimal("1.005") rounds)."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, loaded only when this runs
 
     c = np.round(np.asarray(x, dtype=float) * 100, 6)
     return np.floor(c + 0.5) / 100
@@ -50,7 +50,7 @@ def largest_remainder_cents(parts: Any, totals: Any = None) -> np.ndarray:
     602 - 600 = 2, remainders 0.4, 0.4, 0.7 cents: the third and (the tie to the first) the first get one:
     $1.01 + $2.00 + $3.01 = $6.02.
     """
-    import numpy as np
+    import numpy as np  # heavy: numpy, loaded only when this runs
 
     x = np.round(np.atleast_2d(np.asarray(parts, dtype=float)) * 100, 6)  # 100.49999999999999 is 100.5 cents
     cut = np.floor(x)
@@ -73,7 +73,7 @@ def cents_sum(values: Any, mask: np.ndarray) -> Decimal:
     The cents are summed in int64 only when no sum of them can pass 2**62; beyond that (30,000 trees of
     $3.8 trillion each) in Python integers, exactly. A value that is not finite (NaN, infinite) is refused
     (:class:`treecalc.quantities.OutOfRange`): cast to int64 it would be an arbitrary number of dollars."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, loaded only when this runs
 
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below, not warned of
         c = np.rint(np.asarray(values, dtype=float)[mask] * 100)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from treecalc.law.schema import Bracket, Entry
+from treecalc.money import cents
 
 
 class _Fields:
@@ -180,7 +181,6 @@ def exact_cents(amount: Any) -> int | None:
     """An amount in USD (Decimal, int or float) as exact integer cents, half up; None stays None."""
     if amount is None:
         return None
-    from treecalc.money import cents
 
     return int(cents(amount) * 100)
 

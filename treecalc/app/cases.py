@@ -12,11 +12,13 @@ Nothing here computes: the register sums and dates, the library assesses.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import streamlit as st
 
-from treecalc.app import state
+from treecalc.app import server, state
+from treecalc.cli.common import _json_default
 
 _TOKEN = "tc_staff_token"
 _COOKIE_DO = "tc_staff_cookie"  # ("POST", nonce) after a sign-in, ("DELETE", None) after a sign-out
@@ -26,19 +28,17 @@ _COOKIE_DEAD = "tc_staff_cookie_dead"
 
 @st.cache_resource(show_spinner=False)
 def _register(url: str) -> Any:
-    from treecalc.register import Register
+    from treecalc.register import Register  # heavy: sqlalchemy, loaded only when this runs
 
     return Register(url or None)
 
 
 def register() -> Any:
     """The register (raises :class:`state.AppError` naming the database when it cannot be opened)."""
-    import os
-
     try:
         return _register(os.environ.get("TREECALC_DB", ""))
     except Exception as e:  # a bad URL, a server down: a message, not a traceback
-        from treecalc.app.wording import readable
+        from treecalc.app.wording import readable  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
         raise state.AppError(f"The case register could not be opened: {readable(str(e))}") from e
 
@@ -53,8 +53,6 @@ def remember_opening() -> None:
 def _cookie_token() -> str | None:
     """The session token of this browser's HttpOnly cookie (:mod:`treecalc.app.server`), as the page's first
     request sent it: a reload of a signed-in page."""
-    from treecalc.app import server
-
     if st.session_state.get(_OPENED_FROM_LINK, True):  # opened from a link, or not known: never
         return None
     try:
@@ -68,7 +66,7 @@ def _cookie_token() -> str | None:
 
 def user() -> tuple[str, str] | None:
     """(name, role) of the signed-in staff member, or None (never signed in, signed out, session expired)."""
-    from treecalc.register import auth
+    from treecalc.register import auth  # heavy: sqlalchemy, loaded only when this runs
 
     token = st.session_state.get(_TOKEN) or _cookie_token()
     if not token:
@@ -84,7 +82,7 @@ def user() -> tuple[str, str] | None:
 
 def may(action: str) -> bool:
     """Whether the signed-in account's role may do ``action`` (an act of the register's role matrix)."""
-    from treecalc.register import roles
+    from treecalc.register import roles  # heavy: sqlalchemy, loaded only when this runs
 
     who = user()
     return who is not None and roles.may(who[1], action)
@@ -92,7 +90,7 @@ def may(action: str) -> bool:
 
 def sign_in_form() -> None:
     """The sign-in form; a wrong password says so, the fourth attempt within the window is refused."""
-    from treecalc.register import auth
+    from treecalc.register import auth  # heavy: sqlalchemy, loaded only when this runs
 
     st.info("The case register needs sign-in. The calculator pages (Survey, Benefits, Permit, ...) stay open.")
     with st.form("w_sign_in"):
@@ -107,8 +105,6 @@ def sign_in_form() -> None:
         except ValueError as e:
             st.error(str(e))
         else:
-            from treecalc.app import server
-
             st.session_state[_TOKEN] = token
             st.session_state[_COOKIE_DO] = ("POST", server.hand_off(token))
             st.rerun()
@@ -116,7 +112,7 @@ def sign_in_form() -> None:
 
 def sign_out() -> None:
     """The session ended in the register (a reload, or its cookie replayed, is signed out) and the cookie cleared."""
-    from treecalc.register import auth
+    from treecalc.register import auth  # heavy: sqlalchemy, loaded only when this runs
 
     token = st.session_state.pop(_TOKEN, None)
     if token:
@@ -127,8 +123,6 @@ def sign_out() -> None:
 def sync_cookie() -> None:
     """After a sign-in or a sign-out: the browser asks the app's server to set or clear the HttpOnly cookie (the
     page is given a one-time nonce, never the session token)."""
-    from treecalc.app import server
-
     do = st.session_state.pop(_COOKIE_DO, None)
     if do is None:
         return
@@ -142,14 +136,14 @@ def sync_cookie() -> None:
 
 
 def has_account() -> bool:
-    from treecalc.register import auth
+    from treecalc.register import auth  # heavy: sqlalchemy, loaded only when this runs
 
     return bool(auth.has_account(register()))
 
 
 def first_account_form() -> None:
     """An empty register's first account, made with the setup token printed on the server's machine."""
-    from treecalc.register import auth
+    from treecalc.register import auth  # heavy: sqlalchemy, loaded only when this runs
 
     st.warning(
         "The case register has no account yet. Its first account (an engineer) is made with the setup token "
@@ -175,7 +169,7 @@ def first_account_form() -> None:
 
 def assessment_json(a: Any) -> dict[str, Any]:
     """The assessment's JSON object as ``treecalc assess --json`` prints it (exact amounts as text)."""
-    from treecalc.cli.common import _json_default
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.report.json_text import assessment_json_text
 
     return json.loads(assessment_json_text(a, default=_json_default))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import altair as alt
 import pandas as pd
 
@@ -113,6 +115,4 @@ def projection(
 def _wrap(text: str, width: int = 34) -> list[str]:
     """A chart title in lines of at most ``width`` characters, broken at spaces (Vega-Lite draws a list of
     lines; one long line ran off a phone's screen)."""
-    import textwrap
-
     return textwrap.wrap(text, width) or [text]

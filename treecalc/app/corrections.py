@@ -11,6 +11,7 @@ each void beside the entry it voids; the register checks the role and the reason
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -52,7 +53,7 @@ def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def may_void(role: str, kind: str | None = None) -> bool:
     """Whether ``role`` may void some entry (``kind`` None) or an entry of ``kind``: the role that records it."""
-    from treecalc.register import roles
+    from treecalc.register import roles  # heavy: sqlalchemy, loaded only when this runs
 
     if kind is None:
         return roles.may(role, "void") or roles.may(role, "void_ruling")
@@ -62,9 +63,7 @@ def may_void(role: str, kind: str | None = None) -> bool:
 def void_fields(reg: Any, c: dict[str, Any], by: str, role: str) -> Callable[[], object]:
     """The void form's fields (an entry of the case not voided yet that ``role`` may void, the reason, the date);
     what submitting does."""
-    import datetime as dt
-
-    from treecalc.register.corrections import void
+    from treecalc.register.corrections import void  # heavy: sqlalchemy, loaded only when this runs
 
     choices = [
         (k, e["id"]) for k, name in LISTS.items() if may_void(role, k) for e in c.get(name) or [] if not e.get("voided")
@@ -85,7 +84,7 @@ def void_fields(reg: Any, c: dict[str, Any], by: str, role: str) -> Callable[[],
 
 def reversals(led: dict[str, Any]) -> None:
     """The Fund ledger's receipts reversed in its period (voids of payments and forfeited bonds)."""
-    import pandas as pd
+    import pandas as pd  # heavy: pandas, loaded only when this runs
 
     if led.get("reversals"):
         st.markdown(

@@ -20,11 +20,14 @@
 from __future__ import annotations
 
 import os
+import urllib.parse
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
-from treecalc.app import cases, options, state
+from treecalc.app import PAGES_DIR, cases, options, state
+from treecalc.app.wording import readable
 
 _DONE = "tc_link_restored"
 _NOTICE = "tc_link_notice"
@@ -86,7 +89,7 @@ def restore_from_link() -> str | None:
         return None
     st.session_state[_LINK] = token
     st.session_state[_NO_DOWNLOAD] = True  # until the link is found to allow it
-    from treecalc.register import links as shared
+    from treecalc.register import links as shared  # heavy: sqlalchemy, loaded only when this runs
 
     try:
         reg = cases.register()
@@ -128,7 +131,7 @@ def recheck() -> None:
     token = session_link()
     if token is None or st.session_state.get(_FROM) is None:
         return
-    from treecalc.register import links as shared
+    from treecalc.register import links as shared  # heavy: sqlalchemy, loaded only when this runs
 
     try:
         got = shared.open_link(cases.register(), token)
@@ -171,10 +174,6 @@ def download_allowed() -> bool:
 def app_root() -> str:
     """The app's own address (scheme, host, port and any base path), without the page or the query: where a link
     made here opens. ``TREECALC_PUBLIC_URL`` when the server is reached under another address (a proxy)."""
-    import urllib.parse
-
-    from treecalc.app import PAGES_DIR
-
     public = os.environ.get("TREECALC_PUBLIC_URL", "").strip()
     if public:
         return public.rstrip("/")
@@ -204,7 +203,7 @@ def _share_words(src: state.Source, days: int, allow: bool, signed_in: bool) -> 
             "unless a case holds it. "
         )
     if not signed_in:
-        from treecalc.register import links as shared
+        from treecalc.register import links as shared  # heavy: sqlalchemy, loaded only when this runs
 
         said += (
             f"Not signed in: the share is kept apart from the Village's audited record, at most "
@@ -238,7 +237,7 @@ def share_sidebar(browser: str | None, page: str = "") -> None:
             )
             return
         given = parent is None or not st.session_state.get(_NO_DOWNLOAD, True)
-        from treecalc.register import links as shared
+        from treecalc.register import links as shared  # heavy: sqlalchemy, loaded only when this runs
 
         most = shared.MAX_DAYS if who is not None else shared.ANON_MAX_DAYS
         days = st.number_input(
@@ -279,7 +278,7 @@ def _make(
     browser: str | None,
     page: str = "",
 ) -> None:
-    from treecalc.register import links as shared
+    from treecalc.register import links as shared  # heavy: sqlalchemy, loaded only when this runs
 
     reg = cases.register()
     data = None if src.is_sample or parent is not None else src.data
@@ -310,8 +309,6 @@ def _make(
                 allow_download=allow,
             )
     except ValueError as e:
-        from treecalc.app.wording import readable
-
         st.error(readable(str(e)))
         return
     st.session_state[_MADE] = token
@@ -320,9 +317,7 @@ def _make(
 
 def _links_made(name: str) -> None:
     """The links the signed-in user made (shared views and applicants' links), with revoke."""
-    import pandas as pd
-
-    from treecalc.register import links as shared
+    from treecalc.register import links as shared  # heavy: sqlalchemy, loaded only when this runs
 
     reg = cases.register()
     rows = shared.links_made(reg, name)

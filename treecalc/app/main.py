@@ -9,15 +9,17 @@ from the treecalc library (``read_survey``, ``assess``, ``compute_benefits``,
 
 from __future__ import annotations
 
+import contextlib
+
 from treecalc.app import page_path
+from treecalc.law.registry import DEFAULT, get_or_default
 
 
 def main() -> None:
     """The pages, the navigation and the sidebar."""
-    import contextlib
+    import streamlit as st  # optional dependency: streamlit ([app] extra)
 
-    import streamlit as st
-
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.app import case_survey, cases, links, projects, state, ui
 
     st.set_page_config(page_title="treecalc", page_icon=ui.page_icon(), layout="wide")
@@ -92,8 +94,7 @@ def law_group() -> str:
     """The navigation's heading of the pages of the tree law: the chapter of the law the survey last read names
     (its jurisdiction site fact, or the chooser on the Survey page), the default law's before any; the default law
     by its chapter's number alone ("Chapter 208"), another by its place too ("Milltown Chapter 201")."""
-    from treecalc.app import state
-    from treecalc.law.registry import DEFAULT, get_or_default
+    from treecalc.app import state  # optional dependency: streamlit ([app] extra)
 
     sv = state.last_survey()
     rec = get_or_default((getattr(sv, "site", None) or {}).get("jurisdiction"))

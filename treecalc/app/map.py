@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 
 from treecalc.law import cites
+from treecalc.law.registry import get_or_default, with_section
 from treecalc.quantities import M_PER_FT
+from treecalc.reference.geo import local_metres, tree_lonlat
 
 #: Okabe & Ito (2008) colour-blind-safe palette (RGB), then greys for "none"/"unknown"
 PALETTE = [
@@ -34,8 +36,6 @@ NONE_COLOUR = (170, 170, 170)
 def colour_choices(jurisdiction: str) -> dict[str, str]:
     """What the trees can be coloured by, labelled in the words of the law the survey is assessed under: a law
     fining the trees removed (no replacement, no penalty tiers: Chapter 95) its offences and fines."""
-    from treecalc.law.registry import get_or_default
-
     rec = get_or_default(jurisdiction)
     if "replacement" in rec.sections:
         offence = cites.head(cites.cite(_cited(rec.key), "criminal.per_tree_usd", dt.date.today()))
@@ -71,8 +71,6 @@ def _cited(village: str) -> dict[str, str]:
 
 def _tier_sections() -> dict[int, str]:
     """Each civil penalty tier of the law with tiers, by its number: the section its row cites."""
-    from treecalc.law.registry import with_section
-
     held = _cited(with_section("civil_penalty")[0].key)
     return {n: held[f"penalty.civil_tiers[{n}]"] for n in TIER_COLOURS}
 
@@ -80,8 +78,7 @@ def _tier_sections() -> dict[int, str]:
 def tier_words() -> dict[str, str]:
     """Chapter 208's civil penalty tiers in words, by the section each row cites, their figures read from the law's
     data."""
-    from treecalc.app.views import law_today
-    from treecalc.law.registry import with_section
+    from treecalc.app.views import law_today  # optional dependency: streamlit ([app] extra)
 
     # the law with civil penalty tiers, in force today (the date the app assesses on)
     p = law_today(with_section("civil_penalty")[0].key)["penalty"]
@@ -160,8 +157,6 @@ def points(
 
     Returns an empty frame when the survey has no coordinate columns (see :func:`treecalc.reference.geo.tree_lonlat`).
     """
-    from treecalc.reference.geo import local_metres, tree_lonlat
-
     ll = tree_lonlat(trees, site)
     if ll is None:
         return pd.DataFrame(), 0
@@ -246,7 +241,7 @@ def px_per_m(span: float) -> float:
 
 def deck(df: pd.DataFrame, colour_label: str = "Action") -> Any:
     """A pydeck Deck of the points in an orthographic east/north view: no basemap, no network."""
-    import pydeck as pdk
+    import pydeck as pdk  # optional dependency: pydeck ([app] extra)
 
     cols = ["east_m", "north_m", "tag", "species", "dbh", "value", "category_words", "color", "radius_m"]
     cols += [c for c in ("line_color", "line_px", "state") if c in df]

@@ -20,7 +20,11 @@ from typing import Any
 import streamlit as st
 
 from treecalc.app import state
+from treecalc.ingest.values import parse_condition
+from treecalc.law.schema import as_date
 from treecalc.money import OutOfRange
+from treecalc.quantities import RANGES, in_range
+from treecalc.reference import data
 from treecalc.rules.context import AssessOptions
 
 #: the session key of what a link or a project could not give (said above the page)
@@ -47,7 +51,6 @@ def _number(lo: float | None = None, hi: float | None = None, whole: bool = Fals
 def _ranged(kind: str, name: str) -> Callable[[Any], Any]:
     """A number within the range of its flag (:data:`treecalc.quantities.RANGES`), for the parameters that are no
     option of :func:`treecalc.assess` (the benefit prices, a fee schedule's amounts)."""
-    from treecalc.quantities import RANGES, in_range
 
     def check(v: Any) -> Any:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -158,16 +161,12 @@ def _fee_schedule(v: Any) -> dict[str, Any]:
     if "label" in v:
         _text(v["label"])
     if "resolution_date" in v:
-        from treecalc.law.schema import as_date
-
         as_date(_text(v["resolution_date"]), "fee schedule resolution_date")
     return out
 
 
 def _zone(v: Any) -> str:
     """One of the climate zones the Benefits page offers."""
-    from treecalc.reference import data
-
     if not isinstance(v, str) or v not in set(data.zones().index):
         raise ValueError("not a climate zone")
     return v
@@ -176,8 +175,6 @@ def _zone(v: Any) -> str:
 def _condition(v: Any) -> str:
     """A condition the survey reader reads (a class, a synonym or a percentage): any other text stopped the
     assessment on every page of the session."""
-    from treecalc.ingest.values import parse_condition
-
     if parse_condition(_text(v)) is None:
         raise Refused(f"condition {v[:60]!r} not recognised (excellent, good, fair, poor, dead)")
     return v

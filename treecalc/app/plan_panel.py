@@ -10,6 +10,8 @@ import streamlit as st
 
 from treecalc.app import state, ui
 from treecalc.law.registry import Jurisdiction
+from treecalc.models.growth import default_mortality_rate
+from treecalc.quantities import RANGES
 
 
 def panel(rec: Jurisdiction, a: Any) -> None:
@@ -35,7 +37,6 @@ def panel(rec: Jurisdiction, a: Any) -> None:
     if said := st.session_state.pop(_USED, None):
         st.success(said, icon=":material/check:")
     c1, c2 = st.columns([1, 1])
-    from treecalc.quantities import RANGES
 
     budget = c1.number_input(  # the range of treecalc plan --budget (units.RANGES "usd")
         "Budget (USD, optional)",
@@ -129,8 +130,6 @@ def _use(keep: list[str], remove: list[str], which: str) -> None:
 
 def mortality_control() -> None:
     """The annual mortality of the projection, payback and cumulative basis (empty: the default)."""
-    from treecalc.models.growth import default_mortality_rate
-
     d = default_mortality_rate()
     pct = st.number_input(
         "Annual tree mortality (%)",

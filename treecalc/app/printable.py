@@ -6,14 +6,13 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from treecalc.app import state, ui
+from treecalc.app import state, ui, views
+from treecalc.app.wording import PAGE_SAID
+from treecalc.report import report_data, report_pdf
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _pdf(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes, kind: str = "permit") -> bytes:
-    from treecalc.app import views
-    from treecalc.report import report_data, report_pdf
-
     a = state._assess(sha256, name, read_json, opts_json, _data)
     # the law engine's lines name keywords (‹site›, treecalc.messages): the report names the app's controls
     return report_pdf(report_data(a, name), kind=kind, words=views.readable)
@@ -34,8 +33,6 @@ def _key() -> tuple[str, str, str, str]:
 def pdf_job(kind: str = "permit") -> Callable[[], bytes]:
     """A call that builds the report of the survey and options *as they are now*: taken in the script run (a
     download's deferred ``data`` runs outside the session, see ``state.statement_job``), built when clicked."""
-    from treecalc.app.wording import PAGE_SAID
-
     state.assessment()  # its errors first, in their own words
     key, data = _key(), state.current().data
     page = str(st.session_state.get("tc_page_name") or "")  # the page asked from, said as the page says it

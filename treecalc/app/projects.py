@@ -33,7 +33,8 @@ from typing import Any
 
 import streamlit as st
 
-from treecalc.app import options, state
+from treecalc.app import links, options, state
+from treecalc.ingest import isolated
 
 FORMAT = "treecalc-project"
 VERSION = 1
@@ -140,7 +141,6 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
         if member not in names:
             raise ProjectError(f"The project names the survey {member[:200]!r}, which is not in the file.")
         blob = _member(z, member)
-    import hashlib
 
     if sv.get("sha256") and hashlib.sha256(blob).hexdigest() != sv["sha256"]:
         raise ProjectError(
@@ -152,8 +152,6 @@ def read_project(data: bytes, max_mb: float = state.MAX_UPLOAD_MB) -> Project:
 def open_project(data: bytes) -> Project:
     """:func:`read_project` (unpacking a zip a stranger made) in the bounded child of :mod:`treecalc.ingest.isolated`:
     a project that blows up the unpacking costs its uploader a message, not the server's other sessions."""
-    from treecalc.ingest import isolated
-
     return isolated.run(read_project, data, what="The project file")
 
 
@@ -320,7 +318,6 @@ def restore_from_url() -> None:
     except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         st.session_state[_NOTE] = "The link's options could not be read; the app starts afresh."
         return
-    from treecalc.app import links
 
     if q.get("survey") and not q.get("resume"):
         # an address of an older version, by the file's hash: never looked up (the answer would tell whether
@@ -341,8 +338,6 @@ def restore_from_url() -> None:
 
 def sync_url() -> None:
     """Write the current survey's reload token and the options to the URL (only when they changed)."""
-    from treecalc.app import links
-
     src = state.source()
     # a session opened from a shared link is a link session for its whole life: its address keeps the link (a
     # reload opens the link again, so that its expiry and revocation hold) and it never gets a reload token of
@@ -385,7 +380,6 @@ def sidebar() -> None:
     with st.expander("Project", icon=":material/folder_open:"):
         src = state.source()
         stem = (src.name.rsplit(".", 1)[0] if src else "survey").replace(" ", "_")
-        from treecalc.app import links
 
         if not links.download_allowed():  # a shared view whose sharer kept the original file back
             src = None

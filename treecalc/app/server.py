@@ -59,7 +59,7 @@ def _same_origin(request: Any) -> bool:
 
 
 def _register() -> Any:
-    from treecalc.register import Register
+    from treecalc.register import Register  # heavy: sqlalchemy, loaded only when this runs
 
     return Register(os.environ.get("TREECALC_DB") or None)
 
@@ -67,10 +67,10 @@ def _register() -> Any:
 async def session(request: Any) -> Any:
     """POST ``{"nonce": …}``: the nonce's session token set as the cookie. DELETE: the cookie's session ended
     in the register and the cookie cleared."""
-    from starlette.concurrency import run_in_threadpool
-    from starlette.responses import Response
+    from starlette.concurrency import run_in_threadpool  # heavy: starlette, loaded only when this runs
+    from starlette.responses import Response  # heavy: starlette, loaded only when this runs
 
-    from treecalc.register import auth
+    from treecalc.register import auth  # heavy: sqlalchemy, loaded only when this runs
 
     if not _same_origin(request):
         return Response(status_code=403)
@@ -102,7 +102,7 @@ async def session(request: Any) -> Any:
 
 
 def routes() -> list[Any]:
-    from starlette.routing import Route
+    from starlette.routing import Route  # heavy: starlette, loaded only when this runs
 
     return [Route(PATH, session, methods=["POST", "DELETE"])]
 
@@ -111,8 +111,8 @@ def announce_setup() -> str | None:
     """At start: a register that exists and has no account gets a setup token, printed on this console (only
     who sees the server's console can make the first account). The user's own register file is not created
     here when it does not exist yet."""
-    from treecalc.register import auth
-    from treecalc.register.db import default_path
+    from treecalc.register import auth  # heavy: sqlalchemy, loaded only when this runs
+    from treecalc.register.db import default_path  # heavy: sqlalchemy, loaded only when this runs
 
     if not os.environ.get("TREECALC_DB") and not default_path().exists():
         return None
@@ -130,7 +130,7 @@ def announce_setup() -> str | None:
 
 @asynccontextmanager
 async def lifespan(_app: Any) -> AsyncIterator[None]:
-    from starlette.concurrency import run_in_threadpool
+    from starlette.concurrency import run_in_threadpool  # heavy: starlette, loaded only when this runs
 
     await run_in_threadpool(announce_setup)
     yield

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextvars
 import copy
 import dataclasses
+import datetime as dt
 import hashlib
 import io
 import json
@@ -29,10 +30,18 @@ import secrets
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
 
 import streamlit as st
+
+from treecalc.ingest import AmbiguousActionError, NoTreeReadError, isolated
+from treecalc.ingest import require_trees as refuse
+from treecalc.ingest.limits import Limits, budget_from_env
+from treecalc.ingest.sources import list_layers
+from treecalc.ingest.sources.gis import GIS_EXTENSIONS
+from treecalc.messages import speaking
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -58,7 +67,7 @@ class AppError(Exception):
     (``‹zone›``, treecalc.messages) are said as the app's controls."""
 
     def __str__(self) -> str:
-        from treecalc.app.wording import readable
+        from treecalc.app.wording import readable  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
         return readable(super().__str__())
 
@@ -89,7 +98,7 @@ def make_source(name: str, data: bytes, is_sample: bool = False) -> Source:
 
 
 def _sample_source() -> Source | None:
-    from treecalc.reference import data
+    from treecalc.reference import data  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
     path = Path(data.SAMPLE_SURVEY)
     if not path.is_file():
@@ -143,17 +152,11 @@ def set_source(name: str, data: bytes) -> Source:
 def gis_layers(src: Source) -> list[tuple[str, str]]:
     """The layers (name, geometry type) of a GIS upload, listed in the bounded child (a hostile file costs a
     message); [] for a spreadsheet, or for a file that cannot be listed (its read says why)."""
-    from pathlib import PurePath
-
-    from treecalc.ingest.sources.gis import GIS_EXTENSIONS
-
     if PurePath(src.name).suffix.lower() not in (*GIS_EXTENSIONS, ".zip"):
         return []
     memo = st.session_state.get("tc_gis_layers")
     if memo is not None and memo[0] == src.sha256:
         return memo[1]
-    from treecalc.ingest import isolated
-    from treecalc.ingest.sources import list_layers
 
     try:
         layers = isolated.run(list_layers, src.data, src.name, MAX_UPLOAD_MB * 2**20, what=src.name)
@@ -215,9 +218,6 @@ def _canon(d: dict[str, Any]) -> str:
 def read_budget() -> Any:
     """The server's budget of memory for the reads running at once (``TREECALC_READ_BUDGET_GB``): the survey
     reads and the companions' parses (:func:`treecalc.ingest.isolated.use_budget`) share it."""
-    from treecalc.ingest import isolated
-    from treecalc.ingest.limits import budget_from_env
-
     budget = budget_from_env()
     isolated.use_budget(budget)
     return budget
@@ -242,7 +242,7 @@ def _read_survey(sha256: str, name: str, read_json: str, _data: bytes, _progress
     """``read_survey`` on the file (cached on its key (:func:`cache_key`) + the read options), in the climate
     zone chosen on the Benefits page, else the site fact's or the coordinates' (as ``treecalc assess`` reads):
     a species only that zone lists (crape myrtle in PiedmtCLT) is read there, not rejected."""
-    from treecalc.ingest.limits import Limits
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.ingest.zone import read_survey_in_zone
 
     limits = Limits.from_env()
@@ -292,9 +292,6 @@ def last_survey() -> Any:
 
 def require_trees(sv: Any) -> None:
     """:class:`AppError` for a survey of which no tree could be read, in the library's words."""
-    from treecalc.ingest import NoTreeReadError
-    from treecalc.ingest import require_trees as refuse
-
     try:
         refuse(sv)
     except NoTreeReadError as e:
@@ -322,8 +319,6 @@ def _survey(progress: Callable[[float, str], None] | None = None) -> Any:
     except AppError:
         raise
     except Exception as e:  # the reader's own messages are written for people
-        from treecalc.ingest import AmbiguousActionError
-
         said = str(e)  # the reader's message names the file already ("X could not be read: ..."): said once
         if isinstance(e, AmbiguousActionError):
             raise ActionChoice(said, e.headers) from e
@@ -339,7 +334,7 @@ def edited_survey(sv: Any, edits: dict[str, Any]) -> Any:
     damaged, or kept off the removals), ``tree_facts`` {tag: {column: value}} (a tree's facts changed in
     the tree table) and ``species_fix`` {source_row: species code} (a species match the user corrected).
     Each changed action and fact is said in the survey's warnings ("changed in the app")."""
-    from treecalc.app import tree_facts
+    from treecalc.app import tree_facts  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
     actions, fixes, facts = edits.get("actions"), edits.get("species_fix"), edits.get("tree_facts")
     if not actions and not fixes and not facts:
@@ -358,17 +353,14 @@ def edited_survey(sv: Any, edits: dict[str, Any]) -> Any:
 def village_schedule() -> dict[str, Any] | None:
     """The Village's fee schedule in force today as the register holds it (§208-24C, recorded by the Engineer), or
     None where the register holds none (the data folder's schedule is then charged, its placeholder said)."""
-    import datetime as dt
-    import os
-
-    from treecalc.register import Register, db, fees
+    from treecalc.register import Register, db, fees  # heavy: sqlalchemy, loaded only when this runs
 
     if not os.environ.get(db.ENV) and not db.default_path().is_file():
         return None  # no register configured nor made yet: nothing recorded (and none made just to read a fee)
     try:  # the register the Cases page opens (its engine is made once per database)
         return fees.in_force(Register(os.environ.get(db.ENV) or None), dt.date.today())
     except Exception as e:  # a bad URL, a server down: the fee is not guessed, the page says why
-        from treecalc.app.wording import readable
+        from treecalc.app.wording import readable  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
         raise AppError(f"The Village's fee schedule could not be read from the register: {readable(str(e))}") from e
 
@@ -379,8 +371,8 @@ def outside_fee_schedule() -> str | None:
     given = opts().get("fee_schedule")
     if not given:
         return None
-    import datetime as dt
 
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.rules.croton_on_hudson.schedule import not_in_force
 
     try:
@@ -420,14 +412,14 @@ def _assess(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes
     """``assess`` cached on survey + options. A resource, not data: a 20,000-tree assessment is 10 MB,
     and pickling it in and out of ``st.cache_data`` cost a fifth of a second per option change. The
     object is shared by the sessions that ask for the same survey and options: the app only reads it."""
-    from treecalc.assessment import assess
+    from treecalc.assessment import assess  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
     kw = json.loads(opts_json)
     edits = {k: kw.pop(k, None) for k in EDIT_KEYS}
     sv = _survey if _survey is not None else _read_survey(sha256, name, read_json, _data)
     result = assess(edited_survey(sv, edits), **kw)
     if not any(edits.values()):  # corrections made on screen are not in the file: no fingerprint claims they are
-        from treecalc.report.fingerprint import attach
+        from treecalc.report.fingerprint import attach  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
         attach(result, _data, {**kw, "read": json.loads(read_json)}, survey_name=name)
     return result
@@ -462,8 +454,9 @@ def assessment() -> Assessment:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _statement(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> bytes:
-    from treecalc.app.wording import readable
-    from treecalc.messages import speaking
+    from treecalc.app.wording import readable  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
+
+    # heavy: pandas, numpy, xlsxwriter, ..., loaded only when this runs
     from treecalc.report.statement import statement_bytes
 
     with speaking("app", readable):  # the statement's notes name the app's controls, not keywords
@@ -498,6 +491,7 @@ def statement_job() -> Callable[[], bytes]:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, edits_json: str, _data: bytes) -> Any:
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.models.benefits import compute_benefits
 
     sv = edited_survey(_read_survey(sha256, name, read_json, _data), json.loads(edits_json))
@@ -516,6 +510,7 @@ def _benefits(sha256: str, name: str, read_json: str, benefit_json: str, edits_j
 
 def survey_zone(sv: Any, zone: str | None = None) -> Any:
     """The climate zone of a survey (:func:`treecalc.ingest.zone.survey_zone`): chosen, site fact, coordinates."""
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.models.benefits import survey_zone as found
 
     return found(sv.trees, getattr(sv, "site", None), zone or None)
@@ -557,8 +552,7 @@ def _projection_part(trees: Any, params_json: str, years: int) -> Any:
     Cached on each one's own input (``st.cache_data`` hashes the frame), a species change recomputes
     only the plan's series.
     """
-    from types import SimpleNamespace
-
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.models.projection import projection as _proj
 
     trees, plan = trees
@@ -571,7 +565,7 @@ def _projection_part(trees: Any, params_json: str, years: int) -> Any:
 
 def projection(a: Any = None, years: int = 20) -> Any:
     """Annual benefits, year by year, of the trees removed and of the planting plan."""
-    import pandas as pd
+    import pandas as pd  # heavy: pandas, loaded only when this runs
 
     a = assessment() if a is None else a
     params = _canon(dict(a.options.get("benefit_parameters") or {}))
@@ -598,6 +592,7 @@ _PLANS_KEPT = 4
 def _plan(key: tuple[Any, ...], data: bytes, progress: Callable[[int, int], None] | None = None) -> Any:
     """``treecalc.studies.plan.plan`` kept on survey + options + budget (each candidate a full assessment);
     ``progress(done, of)`` is told as the plan goes (it may raise to stop it: nothing is then kept)."""
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.studies.plan import plan as _make_plan
 
     if key in _PLANS:
@@ -617,6 +612,7 @@ def _plan(key: tuple[Any, ...], data: bytes, progress: Callable[[int, int], None
 def _keep_limits(sha256: str, name: str, read_json: str, opts_json: str, _data: bytes) -> Any:
     """``treecalc.studies.plan.keep_limits`` cached on survey + options (a tree the replacement does not count is assessed
     kept, one assessment each)."""
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.studies.plan import keep_limits as _limits
 
     kw = json.loads(opts_json)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from treecalc.ingest.values import parse_condition
 from treecalc.law.access import column_labels
 
 #: The per-tree facts the tree table lets the user change, in words. A per-tree permit column is among
@@ -74,8 +75,6 @@ def apply(trees: pd.DataFrame, actions: dict[str, str] | None, facts: dict[str, 
                 continue
             was = trees.loc[sel, col].iloc[0]
             if col == "condition":  # read as the survey reader reads the column: "75%" is good, "Fair " fair
-                from treecalc.ingest.values import parse_condition
-
                 code = parse_condition(value)
                 if code is None:  # a text no condition class reads would stop the assessment: not taken
                     changes.append(

@@ -13,7 +13,10 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import state, views
+from treecalc.law.access import JURISDICTIONS, jurisdiction_key
+from treecalc.law.registry import DEFAULT
 from treecalc.quantities import RANGES
+from treecalc.report.exports import at_precision
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -34,9 +37,6 @@ def law_header() -> None:
     """Which law the survey is assessed under, in the page's header: the survey's jurisdiction site fact, or
     the law assumed when it names none (change it in the site facts on the Survey page)."""
     try:
-        from treecalc.law.access import JURISDICTIONS, jurisdiction_key
-        from treecalc.law.registry import DEFAULT
-
         sv = state.survey()
         j = (getattr(sv, "site", None) or {}).get("jurisdiction")
         key = jurisdiction_key(j) if j else DEFAULT
@@ -165,7 +165,7 @@ def close_sidebar_on_phone(page: str = "") -> None:
 def page_icon() -> Any:
     """The browser tab's icon, drawn here (a tree: green crown, brown trunk) so that no icon font or emoji
     image is fetched from another host: the app runs without a network."""
-    from PIL import Image, ImageDraw  # Pillow ships with streamlit
+    from PIL import Image, ImageDraw  # optional dependency: Pillow ships with streamlit ([app] extra)
 
     img = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
@@ -337,8 +337,7 @@ def csv_bytes(df: pd.DataFrame) -> bytes:
     precision (DBH to 0.1 in, dollars to the cent: :func:`treecalc.report.exports.at_precision`); any other table (the
     water account, an excavation's volumes and grid) is written as computed.
     """
-    from treecalc.report.exports import at_precision
-    from treecalc.report.xlsx import csv_frame
+    from treecalc.report.xlsx import csv_frame  # heavy: xlsxwriter, loaded only when this runs
 
     names = df.attrs.get(views.COLUMN_NAMES)
     out = df if names is None else at_precision(df, names)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
@@ -10,6 +11,15 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 import pandas as pd
 import streamlit as st
+
+from treecalc.app import state
+from treecalc.law import readings
+from treecalc.law.access import column_labels, jurisdiction_key, law
+from treecalc.models.benefits import shown_dollars
+from treecalc.reference import data
+from treecalc.report.content import BASIS_WORDS, fee_source
+from treecalc.report.held import trees_as_held as said
+from treecalc.schema import INT, NUM0, NUM1, NUM2, USD, USD_RATE
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -27,11 +37,6 @@ from treecalc.schema import COLUMNS, describe
 def law_today(jurisdiction: str | None = None) -> dict[str, Any]:
     """The law a page's help texts state (the registry's default law unless one is named): in force today, the
     date the app assesses on (not the latest held, which may be an amendment not yet in force)."""
-    import datetime as dt
-
-    from treecalc.law.access import law
-    from treecalc.law.registry import DEFAULT
-
     return law(jurisdiction or DEFAULT, dt.date.today())
 
 
@@ -39,8 +44,6 @@ def cite(key: str, a: Assessment | None = None) -> str:
     """The section a page cites for ``key`` (an entry's dotted key, ``"replacement.percent"``, or a provision's,
     ``"sections.valuation_method"``): as the assessment ``a`` recorded it, else as the default law in force today
     cites it (:func:`treecalc.law.cites.cite`), never retyped."""
-    import datetime as dt
-
     return cites.cite(a.labels.sections if a is not None else None, key, dt.date.today())
 
 
@@ -85,8 +88,6 @@ _MOMENT = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)
 def value_text(name: object, v: Any) -> str:
     """A field's value as a table shows it, by the field's number format (:func:`treecalc.schema.describe`):
     money "$28,000.00" (the sign first, "-$950.00"), a count "1,200", yes/no, a moment to the minute, "" for none."""
-    from treecalc.schema import INT, NUM0, NUM1, NUM2, USD, USD_RATE
-
     if v is None or v is pd.NA or (isinstance(v, float) and v != v):
         return ""
     if isinstance(v, (bool, np.bool_)):
@@ -123,15 +124,13 @@ FEE_SOURCE_WORDS = {"given as a dict": "set on the Fund page"}
 def fund_table(fund: Fund, a: Any = None) -> pd.DataFrame:
     """The fund's figures as (item, value) rows, labelled as the statement labels them (``columns.csv``; per
     year on the annual basis), the basis of payment and the schedule's source in words."""
-    from treecalc.report.content import BASIS_WORDS, fee_source
-
     d = fields_of(fund)
     if d.get("not_held") is not None:  # the fund paid into, not held: said in words
         d["not_held"] = str(d["not_held"])
     if "basis" in d:
         d["basis"] = BASIS_WORDS.get(str(d["basis"]), d["basis"])
     if d.get("source"):
-        from treecalc.law.access import DEFAULT_FEE_SCHEDULE
+        from treecalc.law.access import DEFAULT_FEE_SCHEDULE  # late-bound: DEFAULT_FEE_SCHEDULE looked up when called
 
         default = {str(DEFAULT_FEE_SCHEDULE): f"the default fee schedule ({DEFAULT_FEE_SCHEDULE.name})"}
         words = {**FEE_SOURCE_WORDS, **default}
@@ -159,8 +158,6 @@ def species_choices() -> pd.DataFrame:
     The labels only say what the catalogue says (native, NY Part 575 status);
     the law engine decides what it accepts and gives its reason.
     """
-    from treecalc.reference import data
-
     cat = data.catalogue()
     cat = cat[cat["scientific_name"].astype(str).str.strip() != ""]
     order = cat["invasive"].astype(int) * 2 + (~cat["native"]).astype(int)
@@ -203,8 +200,6 @@ def label(name: str) -> str:
     else the statement's label and unit there ("Payment in lieu to the Fund (USD)"), else the words of the
     snake_case name. A survey flag whose label quotes a law's number ("Slope over 20%") is labelled from the law
     files."""
-    from treecalc.law.access import column_labels
-
     by_law = column_labels()
     if str(name) in by_law:
         return by_law[str(name)]
@@ -241,8 +236,6 @@ def labelled(df: pd.DataFrame | None, a: Any = None) -> pd.DataFrame | None:
     if df is None:
         return None
     if "usd_total_annual" in df.columns:  # a tree's benefit dollars as every output shows them: parts add up
-        from treecalc.models.benefits import shown_dollars
-
         df = shown_dollars(df)
     names: dict[Any, str] = {}
     for c in df.columns:
@@ -333,12 +326,8 @@ def yes_no(v: Any) -> str:
 @st.cache_data(show_spinner=False)
 def default_stock(jurisdiction: str = DEFAULT) -> dict[str, Any]:
     """The law engine's default replacement stock (species, DBH, placeholder unit cost) and its label."""
-    from treecalc.law import readings
-    from treecalc.law.access import jurisdiction_key
-
     d = dict(readings(jurisdiction_key(jurisdiction))["replacement"]["default_stock"])
     d["unit_cost_usd"] = float(d["unit_cost_usd"])
-    from treecalc.reference import data
 
     name = d["species"]
     if d["species"] in data.catalogue().index:
@@ -360,8 +349,6 @@ def basis_control(page: str = "") -> None:
     """The value basis (§208-22B): one option, the same control on every page whose answer it changes
     (Benefits, where its values are shown, and Permit, Violations, Fund, where it turns the replacement,
     the payment and the statement). ``page`` keeps each page's widget its own."""
-    from treecalc.app import state
-
     basis = str(state.opt("value_basis", "annual"))
     sfx = f"_{page}" if page else ""
     c1, c2 = st.columns([3, 1])
@@ -393,8 +380,6 @@ def plantable_controls(rec: Jurisdiction | None = None) -> None:
     (``plantable`` or ``plantable_area_sqft``), so the Permit and Fund pages show the same figures. ``rec``: a law
     that prices no replacement stock (a count of trees by class) takes a number of trees only, under its own
     section; without it, the default law's words."""
-    from treecalc.app import state
-
     kinds = ["Every tree needed", "A number of trees", "An area (sq ft)"]
     label = f"The site can take ({cite('sections.in_lieu')}: what it cannot take is paid into the fund)"
     if rec is not None and not prices_stock(rec):
@@ -462,8 +447,6 @@ def survey_record() -> Jurisdiction:
     """The record of the law the survey names in its jurisdiction site fact, known before the assessment (the
     controls drawn above it feed it). Anything unclear counts as the default law: the assessment then says
     what it applies."""
-    from treecalc.app import state
-
     try:
         j = (getattr(state.survey(), "site", None) or {}).get("jurisdiction")
     except Exception:  # noqa: BLE001 - no survey: the assessment's own message follows
@@ -480,8 +463,6 @@ def trees_as_held(a: Assessment) -> pd.DataFrame:
     """The assessment's trees with the columns of a part of its law that is not held saying so in every row
     (:func:`treecalc.report.held.trees_as_held`: whether a tree needs the permit, whether its removal is an
     offence), never the empty or "no" the finding's columns hold for them."""
-    from treecalc.report.held import trees_as_held as said
-
     return said(a, a.trees)
 
 
@@ -511,8 +492,6 @@ def parts(rec: Jurisdiction, a: Any = None) -> dict[str, str]:
     """The section heading each part of a law (:meth:`~treecalc.law.registry.Jurisdiction.parts`): as the
     assessment ``a`` recorded its law's sections on its date, else (a page's words before any assessment) as the
     law's chapters in force today, the date the app assesses on, number them."""
-    import datetime as dt
-
     held = a.labels.sections if a is not None else cites.every_chapter(rec.key, dt.date.today())
     return rec.parts(held)
 

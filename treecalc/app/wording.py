@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextvars
 import re
 
+from treecalc.app import words as app_words
 from treecalc.ingest import site
 from treecalc.law.access import labels
 from treecalc.law.registry import records
@@ -44,8 +45,6 @@ def readable(text: str) -> str:
     controls of the app that set them (:mod:`treecalc.app.words`), the snake_case site facts in words, and
     True/False as yes/no."""
 
-    from treecalc.app import words as app_words
-
     out = app_words.render(str(text))
     # a fact named as the subject of a note or of what to set ("crs not given: ...", "set violation to yes"): its
     # label, also for the facts whose name is a plain word in running text (violation) and is otherwise kept
@@ -79,7 +78,7 @@ def _page_name() -> str | None:
     if given is not None:
         return given or None
     try:
-        import streamlit as st
+        import streamlit as st  # optional dependency: streamlit ([app] extra)
 
         name = st.session_state.get("tc_page_name")
     except Exception:  # noqa: BLE001 - outside a Streamlit run (the library's notes read in a test)

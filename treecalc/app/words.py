@@ -5,6 +5,12 @@ the command line shows a flag. Every keyword a library message names has an entr
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
+from treecalc.law.cites import cite
+from treecalc.messages import MARK
+
 __all__ = ["CONTROLS", "PHRASES", "render", "site_fact"]
 
 #: a keyword -> the control that sets it, in running text
@@ -105,9 +111,6 @@ def _cited(words: str) -> str:
     today holds it, never retyped."""
     if "{" not in words:
         return words
-    import datetime as dt
-
-    from treecalc.law.cites import cite
 
     return words.format(size_waiver=cite(None, "sections.in_lieu", dt.date.today()))
 
@@ -115,10 +118,7 @@ def _cited(words: str) -> str:
 def render(text: str) -> str:
     """``text`` with every keyword marker as the control that sets it (a marker without one: a KeyError, caught
     by the tests over every message)."""
-    import re
-
-    from treecalc.ingest.site import SITE_FIELDS
-    from treecalc.messages import MARK
+    from treecalc.ingest.site import SITE_FIELDS  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
     s = str(text)
     if "‹" not in s:

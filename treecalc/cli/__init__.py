@@ -15,10 +15,13 @@ at once.
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from treecalc import __version__
 from treecalc.cli import (
     account,
     app,
@@ -35,7 +38,8 @@ from treecalc.cli import (
     water,
     words,
 )
-from treecalc.cli.common import Parser, dump_json, say_helps
+from treecalc.cli.common import QUIET, Parser, dump_json, say_helps
+from treecalc.messages import quoted, speaking
 
 __all__ = ["build_parser", "dump_json", "main"]
 
@@ -59,8 +63,6 @@ class _PrintCompletion(argparse.Action):
 def build_parser(completion: bool = False) -> argparse.ArgumentParser:
     """The command line's parser; ``completion``: with shtab's ``--print-completion`` and the files each command
     completes, from which shtab writes the shell's script (imported only then: start-up)."""
-    from treecalc import __version__
-
     ap = Parser(
         prog="treecalc",
         description="Tree survey to environmental value (i-Tree Streets, 16 US climate zones), Chapter 208 permits, "
@@ -114,9 +116,6 @@ words.use_parser(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from treecalc.cli.common import QUIET
-    from treecalc.messages import speaking
-
     ap = build_parser()
     a = ap.parse_args(argv)
     quiet = QUIET.set(bool(getattr(a, "quiet", False)))
@@ -126,20 +125,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a pipe closed early is met here, below, not as a traceback when the interpreter exits
         return rc
     except BrokenPipeError:  # output piped into `head` and closed early: not an error
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (ValueError, OSError, KeyError) as e:
-        from treecalc.messages import quoted
-        from treecalc.reference.species import UnknownSpecies  # (a ValueError) imported only when there is an error
+        from treecalc.reference.species import UnknownSpecies  # (a ValueError) start-up: only when there is an error
 
         if isinstance(e, UnknownSpecies):
             print(f"error: unknown species {quoted(e.name)}", file=sys.stderr)
             if e.suggestions:
                 print("did you mean: " + words.render("; ".join(e.suggestions)), file=sys.stderr)
             return 2
-        import errno
 
         if isinstance(e, OSError) and e.errno == errno.ENOSPC:  # the disk named, not "[Errno 28]"
             where = f": {e.filename} could not be written" if e.filename else ""

@@ -14,6 +14,8 @@ import os
 import sys
 from typing import Any
 
+from treecalc.cli.common import dump_json
+
 BY_HELP = (
     "the account that acts (default: TREECALC_USER); its password from TREECALC_PASSWORD or asked for on a "
     "terminal, or a session from 'treecalc user login' (TREECALC_SESSION)"
@@ -29,7 +31,7 @@ def _password(name: str) -> str:
     if given is not None:
         return given
     if sys.stdin.isatty():
-        import getpass
+        import getpass  # start-up: with the command that runs, not every command
 
         return getpass.getpass(f"password of {name}: ")
     raise ValueError(
@@ -40,7 +42,7 @@ def _password(name: str) -> str:
 
 def acting(a: argparse.Namespace, reg: Any) -> str:
     """The name of the account this command acts as, once signed in (its password checked, or its session live)."""
-    from treecalc.register import auth
+    from treecalc.register import auth  # start-up: with the command that runs, not every command (sqlalchemy)
 
     named = (getattr(a, "by", None) or os.environ.get("TREECALC_USER") or "").strip()
     token = os.environ.get("TREECALC_SESSION", "").strip()
@@ -120,13 +122,13 @@ def _db(p: argparse.ArgumentParser) -> None:
 
 
 def _reg(a: argparse.Namespace) -> Any:
-    from treecalc.register import Register
+    from treecalc.register import Register  # start-up: with the command that runs, not every command (sqlalchemy)
 
     return Register(a.db)
 
 
 def _new_password(name: str) -> str:
-    import getpass
+    import getpass  # start-up: with the command that runs, not every command
 
     if sys.stdin.isatty():
         pw = getpass.getpass(f"new password for {name}: ")
@@ -137,7 +139,7 @@ def _new_password(name: str) -> str:
 
 
 def _add(a: argparse.Namespace) -> int:
-    from treecalc.register import accounts
+    from treecalc.register import accounts  # start-up: with the command that runs, not every command (sqlalchemy)
 
     reg = _reg(a)
     # an empty register's first account is made without one; every later one by an engineer, signed in
@@ -149,7 +151,7 @@ def _add(a: argparse.Namespace) -> int:
 
 
 def _login(a: argparse.Namespace) -> int:
-    from treecalc.register import auth
+    from treecalc.register import auth  # start-up: with the command that runs, not every command (sqlalchemy)
 
     reg = _reg(a)
     given = os.environ.get("TREECALC_PASSWORD")
@@ -162,7 +164,7 @@ def _login(a: argparse.Namespace) -> int:
 
 
 def _logout(a: argparse.Namespace) -> int:
-    from treecalc.register import auth
+    from treecalc.register import auth  # start-up: with the command that runs, not every command (sqlalchemy)
 
     token = os.environ.get("TREECALC_SESSION", "").strip()
     if not token:
@@ -173,7 +175,7 @@ def _logout(a: argparse.Namespace) -> int:
 
 
 def _change(a: argparse.Namespace) -> int:
-    from treecalc.register import accounts
+    from treecalc.register import accounts  # start-up: with the command that runs, not every command (sqlalchemy)
 
     reg = _reg(a)
     by = acting(a, reg)
@@ -183,15 +185,14 @@ def _change(a: argparse.Namespace) -> int:
 
 
 def _roles(a: argparse.Namespace) -> int:
-    from treecalc.register import roles
+    from treecalc.register import roles  # start-up: with the command that runs, not every command (sqlalchemy)
 
     print(roles.markdown(), end="")
     return 0
 
 
 def _list(a: argparse.Namespace) -> int:
-    from treecalc.cli.common import dump_json
-    from treecalc.register import accounts
+    from treecalc.register import accounts  # start-up: with the command that runs, not every command (sqlalchemy)
 
     rows = accounts.listing(_reg(a))
     if a.json:
@@ -205,7 +206,7 @@ def _list(a: argparse.Namespace) -> int:
 
 
 def _setup(a: argparse.Namespace) -> int:
-    from treecalc.register import auth
+    from treecalc.register import auth  # start-up: with the command that runs, not every command (sqlalchemy)
 
     token = auth.setup_token(_reg(a))
     print(f"setup token: {token}")

@@ -4,6 +4,7 @@ package: no checkout and no ``app.py`` are needed). Registered by :mod:`treecalc
 from __future__ import annotations
 
 import argparse
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,6 @@ def register(sub: Any) -> None:
 
 
 def run(a: argparse.Namespace) -> int:
-    import importlib.util
-
     if a.port is not None and not 1 <= a.port <= 65535:
         raise ValueError(f"--port {a.port}: give a port from 1 to 65535")
     if importlib.util.find_spec("streamlit") is None:
@@ -39,7 +38,7 @@ def run(a: argparse.Namespace) -> int:
         args += ["--server.address", a.address]
     extra = list(a.streamlit_options)
     args += extra[1:] if extra[:1] == ["--"] else extra
-    from streamlit.web.cli import main as streamlit
+    from streamlit.web.cli import main as streamlit  # optional dependency: streamlit ([app] extra)
 
     # in this process, as the `streamlit` command runs it: Ctrl-C and a service manager's SIGTERM reach the
     # server itself, which stops cleanly (a child process would be left serving when this one was stopped)

@@ -7,13 +7,46 @@ Excel statement (:func:`treecalc.report.statement.write_statement`).
 from __future__ import annotations
 
 import argparse
+import codecs
+import datetime as dt
 import functools
 import os
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from treecalc.cli.common import (
+    STDIN_NAME,
+    _json_default,
+    add_benefit_params,
+    add_options,
+    add_switches,
+    benefit_kwargs,
+    dump_json,
+    repeatable,
+    stderr_progress,
+    survey_source,
+)
+from treecalc.cli.fee_schedule import add_db_flag, in_force_for
+from treecalc.cli.survey import (
+    add_column_map,
+    add_layer,
+    add_limits,
+    add_species_map,
+    check_file_arg,
+    column_map_arg,
+    species_map_arg,
+)
+from treecalc.cli.words import render
+from treecalc.law import cites, readings
+from treecalc.law import registry as jurisdictions
+from treecalc.law.access import law
+from treecalc.law.cites import head as whole
+from treecalc.law.registry import DEFAULT
+from treecalc.law.schema import as_date
 
 
 def _site_pairs(items: list[str]) -> dict[str, Any]:
@@ -36,9 +69,6 @@ def _site_pairs(items: list[str]) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc.cli.common import add_options, add_switches
-    from treecalc.law import registry as jurisdictions
-
     laws = ", ".join(r.chapter for r in jurisdictions.records())
     p = subparsers.add_parser("assess", help=f"permits, replacement, fund and penalties for a survey ({laws})")
 
@@ -62,15 +92,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         )
 
     add_assess_flags(p, outputs, switches)
-    from treecalc.cli.fee_schedule import add_db_flag
 
     add_db_flag(p)
     p.set_defaults(func=_cmd_assess)
 
 
 def _jurisdiction_help() -> str:
-    from treecalc.law import registry as jurisdictions
-
     default = jurisdictions.default()
     keys = [r.key + (" (default)" if r is default else "") for r in jurisdictions.records()]
     return ", ".join(keys[:-1]) + " or " + keys[-1] if len(keys) > 1 else keys[0]
@@ -82,9 +109,6 @@ def add_assess_flags(
     """The survey argument and every flag of an assessment (``treecalc assess``, ``treecalc plan`` and
     ``treecalc case new`` share them); ``outputs`` and ``switches`` add a command's own flags where assess has
     them; ``survey_arg=False`` leaves out the survey argument for a command that names it otherwise."""
-    from treecalc.cli.common import add_benefit_params, add_switches, repeatable
-    from treecalc.cli.survey import add_layer, add_limits
-
     if survey_arg:
         p.add_argument(
             "file",
@@ -163,7 +187,6 @@ def add_assess_flags(
     add_limits(p)
     if switches:
         switches()
-    from treecalc.cli.survey import add_column_map, add_species_map
 
     add_column_map(p)
     add_species_map(p)
@@ -178,11 +201,6 @@ def _cited() -> Callable[..., str]:
     """The sections the flags' help cites, of the default law in force today: ``sec(key)`` (``sec(key, head)`` the
     whole section); a data folder that cannot be read is refused by the command itself (exit 2), and its help
     names the chapter instead."""
-    import datetime as dt
-
-    from treecalc.law import cites
-    from treecalc.law.registry import DEFAULT
-
     try:
         held = cites.sections(DEFAULT, dt.date.today())
     except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
@@ -198,22 +216,14 @@ def _cited() -> Callable[..., str]:
 
 def _whole(section: str) -> str:
     """The whole section a subsection is of (:func:`treecalc.law.cites.head`)."""
-    from treecalc.law.cites import head as whole
-
     return whole(section)
 
 
 def _add_replacement_flags(p: argparse.ArgumentParser, sec: Callable[..., str]) -> None:
     """The replacement stock's flags (§208-22D/F), their help naming the defaults the law in force today holds."""
-    from treecalc.cli.common import add_switches
-    from treecalc.law.access import law
-
     # the defaults the help names, as the law (and treecalc's readings of it) in force today hold them; a data
     # folder that cannot be read is refused by the command itself (exit 2), not while its help is written
     try:
-        from treecalc.law import readings
-        from treecalc.law.registry import DEFAULT
-
         rep = law(DEFAULT)["replacement"]  # the default law's replacement rule, whose defaults the flags take
         stock = readings(DEFAULT)["replacement"]["default_stock"]  # treecalc's reading, not the law's
         pct, species = f"{rep['violation_percent']:g}", stock["species"]
@@ -277,7 +287,7 @@ def _fmt(v: Any, unit: str) -> str:
     if isinstance(v, float):
         return f"{v:,.2f} {unit}".rstrip()
     if isinstance(v, int):
-        from treecalc.report.content import count_unit  # the report's words, read only when a line is printed
+        from treecalc.report.content import count_unit  # start-up: the report's words, read only when a line is printed
 
         return f"{v:,} {count_unit(v, unit)}".rstrip()
     return f"{v} {unit}".rstrip()
@@ -364,14 +374,14 @@ def render_text(a: Any, per_tree: bool = False) -> str:
 
 def _days(text: Any) -> int:
     """--days: a whole number of days within :data:`treecalc.quantities.RANGES` ``["days"]``."""
-    from treecalc.quantities import in_range
+    from treecalc.quantities import in_range  # start-up: with the command that runs, not every command
 
     return int(in_range("--days", text, "days"))
 
 
 def _check_numbers(a: argparse.Namespace) -> None:
     """Every number given within its plausible range (:data:`treecalc.quantities.RANGES`), naming the flag."""
-    from treecalc.quantities import in_range, small_file
+    from treecalc.quantities import in_range, small_file  # start-up: with the command that runs, not every command
 
     checks = (
         ("--replacement-percent", a.replacement_percent, "percent"),
@@ -386,6 +396,7 @@ def _check_numbers(a: argparse.Namespace) -> None:
     for flag, value, kind in checks:
         if value is not None:
             in_range(flag, value, kind)
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.assessment import parse_value_basis
 
     # before the survey is read: a bad basis is said at once (its N within range, naming the option)
@@ -429,12 +440,15 @@ _OUT_WHAT = "the statement is an Excel workbook (.xlsx), the trees a GIS layer (
 def _write_out(result: Any, path: str) -> None:
     """Build the workbook in memory, write it to a temporary file beside ``path``, then rename it in place; a GIS
     layer (.gpkg, .geojson, .fgb) of the trees and their assessment is written by :mod:`treecalc.report.layers`."""
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.report.layers import FORMATS, write_layers
 
     if Path(path).suffix.lower() in FORMATS:
         write_layers(result, path)
         return
-    from treecalc.files import Replacing
+    from treecalc.files import Replacing  # start-up: with the command that runs, not every command
+
+    # start-up: with the command that runs, not every command (pandas, numpy, xlsxwriter, ...)
     from treecalc.report.statement import statement_bytes
 
     data = statement_bytes(result)
@@ -465,11 +479,8 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
     site_facts`) is one too: before the survey is read, and again with the jurisdiction the assessment applied (the
     Site sheet's, or the default law's), before anything is printed or written. The Site sheet's own facts are the
     survey's, not flags: they are not refused."""
-    import datetime as dt
-
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.ingest.site import facts_not_read
-    from treecalc.law import cites
-    from treecalc.law import registry as jurisdictions
 
     if not jurisdiction:
         return
@@ -496,15 +507,13 @@ def _check_jurisdiction_options(jurisdiction: str | None, opts: Any, site: dict[
 def _village_schedule(a: argparse.Namespace, options: dict[str, Any]) -> None:
     """The register's fee schedule in force on the date assessed (``fee_schedule_in_force``), where a register is
     configured; a case (``case new``) is opened on it alone: a fee given that charges otherwise is refused."""
-    from treecalc.cli.fee_schedule import in_force_for
-
     case = getattr(a, "case_command", None) == "new"
     village = in_force_for(a, options["on"], always=case)
     if village is None:
         return
     options["fee_schedule_in_force"] = village
     if case:
-        from treecalc.register import fees
+        from treecalc.register import fees  # start-up: with the command that runs, not every command (sqlalchemy)
 
         differs = fees.differs(options, village, options["on"])
         if differs:
@@ -517,10 +526,8 @@ def _village_schedule(a: argparse.Namespace, options: dict[str, Any]) -> None:
 def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, Any]]:
     """The flags of :func:`add_assess_flags` checked, and the survey read: (its path, or the bytes piped in for
     ``-``; the survey; the keyword arguments of :func:`treecalc.assessment.assess`)."""
-    from dataclasses import fields
-
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.assessment import AssessOptions, prepare
-    from treecalc.cli.common import benefit_kwargs
 
     kw = benefit_kwargs(a)
     land_use = kw.pop("land_use")
@@ -529,9 +536,6 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
     # every flag whose dest is an option of assess(), passed under that name
     options = {f.name: getattr(a, f.name) for f in fields(AssessOptions) if hasattr(a, f.name)}
     options["continuing_days"] = _days(a.continuing_days)
-    import datetime as dt
-
-    from treecalc.law.schema import as_date
 
     # today's date written out, so that `treecalc verify` derives the statement again with the law of that day
     if a.on is not None and not str(a.on).strip():  # an unset variable ("") is refused, not taken as today
@@ -540,6 +544,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
     _check_numbers(a)
     _village_schedule(a, options)
     if getattr(a, "out", None) is not None:  # "" (an unset variable) is refused, not taken as "no statement"
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.report.layers import FORMATS
 
         suffix = Path(a.out).suffix.lower()
@@ -547,7 +552,6 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
         _check_out(a.out, suffix if suffix in FORMATS else ".xlsx", what=_OUT_WHAT)
     if getattr(a, "pdf", None) is not None:
         _check_out(a.pdf, ".pdf", "--pdf", "the report is a PDF")
-    from treecalc.cli.survey import check_file_arg
 
     check_file_arg(a.file)
     _check_not_the_survey(a)
@@ -555,12 +559,13 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
     _check_jurisdiction_options(a.jurisdiction, AssessOptions(**options), site)
     path = a.file
     if path is None:  # the sample of the data folder (TREECALC_DATA): a copy without it is named
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.reference import data
 
         path = data.sample_survey()
-    from treecalc.cli.common import STDIN_NAME, stderr_progress, survey_source
-    from treecalc.cli.survey import column_map_arg, species_map_arg
-    from treecalc.ingest.limits import Limits
+    from treecalc.ingest.limits import Limits  # start-up: with the command that runs, not every command
+
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.ingest.zone import read_survey_in_zone
 
     source = survey_source(path)
@@ -577,7 +582,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
         layer=a.layer,
         meanwhile=lambda: prepare(a.jurisdiction),  # the tables load while the child reads
     )
-    from treecalc.ingest.errors import require_trees
+    from treecalc.ingest.errors import require_trees  # start-up: with the command that runs, not every command
 
     require_trees(survey)  # before any work on it (plan, case new): no tree read is refused, exit 2
     return source, survey, {"jurisdiction": a.jurisdiction, "site": site, **options, **kw}
@@ -591,8 +596,8 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
     (:func:`treecalc.report.json_text.assessment_json_chunks`) as the fingerprint hashes it: the caller prints it
     with the fingerprint added, so that the text is written once (not once for the hash and once to print) and
     never held whole."""
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.assessment import AssessOptions, assess
-    from treecalc.cli.common import STDIN_NAME, stderr_progress
 
     source, survey, kwargs = assess_inputs(a)
     result = assess(survey, progress=stderr_progress(), **kwargs)
@@ -600,7 +605,7 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
     site = kwargs["site"]
     if not a.jurisdiction:  # the jurisdiction the survey's Site sheet named: the same check, before any output
         _check_jurisdiction_options(result.jurisdiction, AssessOptions(**options), site)
-    from treecalc.cli.survey import column_map_arg, species_map_arg
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.report.fingerprint import attach
 
     # what `treecalc verify` derives the assessment again with: the keyword arguments given to assess() and the reader
@@ -610,8 +615,10 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
     call = {**kwargs, "read": read}
     sha = None
     if json_spool is not None:
-        from treecalc.cli.common import _json_default
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.report.fingerprint import text_sha256
+
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.report.json_text import assessment_json_chunks
 
         sha = text_sha256(assessment_json_chunks(result, default=_json_default), json_spool)
@@ -624,7 +631,7 @@ def assess_args(a: argparse.Namespace, *, json_spool: BinaryIO | None = None) ->
 
 
 def _cmd_assess(a: argparse.Namespace) -> int:
-    import tempfile
+    import tempfile  # start-up: with the command that runs, not every command
 
     with tempfile.TemporaryFile() as spool:
         return _assess_command(a, spool)
@@ -633,9 +640,7 @@ def _cmd_assess(a: argparse.Namespace) -> int:
 def _print_spooled(spool: BinaryIO, fingerprint: Any) -> None:
     """The JSON text spooled by :func:`assess_args` (UTF-8, without its fingerprint) printed with the fingerprint
     added as its last key: the same text ``json.dumps`` gives of the whole object, read back a block at a time."""
-    import codecs
-
-    from treecalc.cli.common import _json_default
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.report.json_text import fingerprint_tail
 
     end = spool.tell() - 1  # the object's closing "}", which the fingerprint's tail ends with instead
@@ -657,29 +662,27 @@ def _print_spooled(spool: BinaryIO, fingerprint: Any) -> None:
 
 
 def _assess_command(a: argparse.Namespace, spool: BinaryIO) -> int:
-    from treecalc.cli.common import dump_json
-
     # into a pipe or file, the JSON text is written once: hashed for the fingerprint as it is spooled, then printed
     piped = bool(a.json) and not sys.stdout.isatty()
     result, path = assess_args(a, json_spool=spool if piped else None)
     if a.out:
         _write_out(result, a.out)
     if getattr(a, "pdf", None):
-        from treecalc.report import write_pdf
+        from treecalc.report import write_pdf  # start-up: with the command that runs, not every command
 
         write_pdf(result, a.pdf, survey_name=Path(path).name)
     if a.json:
         if not piped:
+            # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
             from treecalc.report.json import assessment_json
 
             dump_json(assessment_json(result))  # indented, for a reader
         else:  # the same text json.dumps gives, written a column at a time (50,000 trees: ~0.25 s, not ~0.8 s)
             _print_spooled(spool, getattr(result, "fingerprint", None))
     else:
-        from treecalc.cli.words import render
-
         print(render(render_text(result, per_tree=a.trees)))
         if a.out:
+            # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
             from treecalc.report.layers import FORMATS, sidecar
 
             if Path(a.out).suffix.lower() not in FORMATS:

@@ -6,10 +6,12 @@ No domain logic here: arguments → :func:`treecalc.studies.batch.benefits_batch
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from treecalc.cli import words
-from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json
+from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json, stderr_progress
 
 
 def register(subparsers: Any) -> None:
@@ -52,10 +54,10 @@ def register(subparsers: Any) -> None:
 
 
 def _cmd_batch(a: argparse.Namespace) -> int:
-    from dataclasses import asdict
-    from pathlib import Path
-
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.models.benefits import make_params
+
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.studies.batch import benefits_batch
 
     suffix = Path(a.out).suffix.lower()
@@ -69,7 +71,6 @@ def _cmd_batch(a: argparse.Namespace) -> int:
     if a.threads < 1:
         raise ValueError(f"--threads {a.threads}: give at least 1")
     kw = benefit_kwargs(a)
-    from treecalc.cli.common import stderr_progress
 
     r = benefits_batch(
         a.input,

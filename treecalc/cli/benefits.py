@@ -9,6 +9,7 @@ import argparse
 from typing import Any
 
 from treecalc.cli.common import add_benefit_params, benefit_kwargs, dump_json
+from treecalc.cli.words import render
 
 
 def register(subparsers: Any) -> None:
@@ -38,8 +39,9 @@ def register(subparsers: Any) -> None:
 
 
 def _cmd_benefits(a: argparse.Namespace) -> int:
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.models.benefits import benefits, shown_tree_dollars
-    from treecalc.quantities import in_range
+    from treecalc.quantities import in_range  # start-up: with the command that runs, not every command
 
     in_range("--dbh", a.dbh, "dbh_in")
     in_range("--years", a.years, "years")
@@ -112,7 +114,6 @@ def _cmd_benefits(a: argparse.Namespace) -> int:
     if r.get("disclosures"):
         lines += ["", "Limits of the model for this tree:"] + [f"  - {x}" for x in r["disclosures"]]
     lines += [f"warning: {w}" for w in r["warnings"]]
-    from treecalc.cli.words import render
 
     print(render("\n".join(lines)))
     return 0

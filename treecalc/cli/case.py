@@ -10,8 +10,16 @@ pipeline and records the survey and the assessment's JSON.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import json
 import sys
+from pathlib import Path
 from typing import Any
+
+from treecalc.cli.account import acting, add_by
+from treecalc.cli.assess import add_assess_flags, assess_args
+from treecalc.cli.common import _json_default, dump_json, help_section
+from treecalc.law.cites import cite
 
 #: The largest row number a database integer (SQLite INTEGER, PostgreSQL BIGINT) holds: a bigger one would
 #: escape from the driver as an OverflowError instead of "no case N".
@@ -35,18 +43,12 @@ WARRANTY, HOLD = "replacement.warranty_years", "sections.no_building_permit"
 
 def _cite(key: str) -> str:
     """The section a verb's help cites for ``key``, in the law in force today (the register's law: the default one)."""
-    from treecalc.cli.common import help_section
-
     return help_section(key)
 
 
 def _said(key: str) -> str:
     """The section a line of the register's output cites for ``key``, in the law in force today (a data folder that
     cannot be read is refused, exit 2, as every read of it)."""
-    import datetime as dt
-
-    from treecalc.law.cites import cite
-
     return cite(None, key, dt.date.today())
 
 
@@ -55,16 +57,12 @@ def _common(p: argparse.ArgumentParser, *, writes: bool = True, json_flag: bool 
         "--db", metavar="URL", help="the register's database (default: TREECALC_DB, else the user's data folder)"
     )
     if writes:
-        from treecalc.cli.account import add_by
-
         add_by(p)
     if json_flag:
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc.cli.assess import add_assess_flags
-
     p = subparsers.add_parser("case", help="the case register: permits, violations, Fund payments, plantings")
     sub = p.add_subparsers(dest="case_command", required=True, metavar="VERB")
 
@@ -245,21 +243,17 @@ def _register_reads(sub: argparse._SubParsersAction) -> None:
 
 
 def _reg(a: argparse.Namespace) -> Any:
-    from treecalc.register import Register
+    from treecalc.register import Register  # start-up: with the command that runs, not every command (sqlalchemy)
 
     return Register(a.db)
 
 
 def _by(a: argparse.Namespace) -> str:
     """The signed-in account that acts (the register checks its role on the act)."""
-    from treecalc.cli.account import acting
-
     return acting(a, _reg(a))
 
 
 def _print(a: argparse.Namespace, obj: Any, text: str | None = None) -> int:
-    from treecalc.cli.common import dump_json
-
     if getattr(a, "json", False) or text is None:
         dump_json(obj)
     else:
@@ -291,12 +285,10 @@ def _balance(v: str | None) -> str:
 
 
 def _new(a: argparse.Namespace) -> int:
-    import json
-    from pathlib import Path
-
-    from treecalc.cli.assess import assess_args
-    from treecalc.cli.common import _json_default
+    # start-up: with the command that runs, not every command (sqlalchemy)
     from treecalc.register.db import RegisterError
+
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.report.json_text import assessment_json_text
 
     reg = _reg(a)  # the database first: a bad TREECALC_DB is said before the survey is read
@@ -332,6 +324,7 @@ def _pay(a: argparse.Namespace) -> int:
 
 
 def _void(a: argparse.Namespace) -> int:
+    # start-up: with the command that runs, not every command (sqlalchemy)
     from treecalc.register.corrections import void
 
     vid = void(_reg(a), a.kind, a.entry, by=_by(a), reason=a.reason, on=a.date)
@@ -495,6 +488,7 @@ def _decide(a: argparse.Namespace) -> int:
         return _done(a, id=_reg(a).decide(a.id, by=_by(a), outcome=a.outcome, on=a.date, conditions=a.conditions))
     if a.conditions is not None:
         raise ValueError("--conditions go with --outcome (an approval's conditions)")
+    # start-up: with the command that runs, not every command (sqlalchemy)
     from treecalc.register.decisions import decide_penalty
 
     reg = _reg(a)
@@ -510,6 +504,7 @@ def _decide(a: argparse.Namespace) -> int:
 
 def _signed(a: argparse.Namespace, out: dict[str, Any]) -> str:
     """The register's latest signed head, put in ``out`` and said in a line: a printed statement carries it."""
+    # start-up: with the command that runs, not every command (sqlalchemy)
     from treecalc.register.anchor import last_head, state
 
     url = _reg(a).url
@@ -537,15 +532,16 @@ def _hold(a: argparse.Namespace) -> int:
 
 
 def _export(a: argparse.Namespace) -> int:
-    from treecalc.register.export import export
+    from treecalc.register.export import export  # start-up: with the command that runs, not every command (sqlalchemy)
 
     n = export(_reg(a), a.out, a.table, a.start, a.end)
     return _print(a, {"out": a.out, "rows": n}, f"{n} rows written to {a.out}")
 
 
 def _audit(a: argparse.Namespace) -> int:
+    # start-up: with the command that runs, not every command (sqlalchemy)
     from treecalc.register.anchor import last_head, sign_current, state
-    from treecalc.register.audit import verify
+    from treecalc.register.audit import verify  # start-up: with the command that runs, not every command (sqlalchemy)
 
     reg = _reg(a)
     if a.sign and verify(reg, anchors=False) is None:
@@ -567,7 +563,7 @@ def _audit(a: argparse.Namespace) -> int:
 
 
 def _backup(a: argparse.Namespace) -> int:
-    from treecalc.register.backup import backup
+    from treecalc.register.backup import backup  # start-up: with the command that runs, not every command (sqlalchemy)
 
     counts = backup(_reg(a), a.file)
     return _print(
@@ -576,7 +572,7 @@ def _backup(a: argparse.Namespace) -> int:
 
 
 def _restore(a: argparse.Namespace) -> int:
-    from treecalc.register.backup import restore
+    from treecalc.register.backup import restore  # start-up: with the command that runs, not every command (sqlalchemy)
 
     counts = restore(_reg(a), a.file)
     return _print(

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import argparse
 import contextvars
+import datetime as dt
 import json
 import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol
+
+from treecalc.cli.words import flags, render
+from treecalc.law.cites import cite
 
 #: ``--quiet`` of the command running: no progress line, even on a terminal (errors and notes are still said)
 QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar("treecalc_cli_quiet", default=False)
@@ -24,6 +28,7 @@ STDIN_NAME = "standard input"
 def _json_default(o: Any) -> Any:
     """Exact amounts (Decimal) as their text, dates in ISO form, numpy scalars as Python's: the fingerprint's
     (:func:`treecalc.report.fingerprint.json_default`), whose result hash is of this very text."""
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.report.fingerprint import json_default
 
     return json_default(o)
@@ -84,10 +89,6 @@ def help_section(key: str) -> str:
     """The section a flag's help cites for ``key`` (an entry's or a provision's key), as the default law in force
     today cites it. Help is written for every command before any runs: a data folder that cannot be read is refused
     by the command itself (exit 2), so its help names the chapter instead of failing here."""
-    import datetime as dt
-
-    from treecalc.law.cites import cite
-
     try:
         return cite(None, key, dt.date.today())
     except Exception:  # noqa: BLE001 - any failure to read the data is said by the command's own check
@@ -166,7 +167,7 @@ def add_benefit_params(p: argparse.ArgumentParser) -> None:
 
 
 def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
-    from treecalc.quantities import in_range
+    from treecalc.quantities import in_range  # start-up: with the command that runs, not every command
 
     prices = {}
     for item in a.price:
@@ -192,6 +193,7 @@ def benefit_kwargs(a: argparse.Namespace) -> dict[str, Any]:
 
 
 def _zone_flag(value: str) -> str:
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.reference import data
 
     try:
@@ -230,8 +232,6 @@ class Parser(argparse.ArgumentParser):
 
 
 def error(msg: str) -> int:
-    from treecalc.cli.words import render
-
     print(f"error: {render(msg)}", file=sys.stderr)
     return 2
 
@@ -263,8 +263,6 @@ _SAID = (
 
 def _as_flags(msg: str) -> str:
     """``msg`` with the parameter name it starts with replaced by the CLI flag."""
-    from treecalc.cli.words import flags
-
     table = flags()  # a parameter no flag gives stays as the library said it (tests/cli hold both lists to it)
     for pat, key, said in _SAID:
         if key in table:
@@ -318,8 +316,6 @@ class HasReadings(Protocol):
 
 def print_readings(r: HasReadings) -> None:
     """The notes and the interpretation of unclear text every companion result carries."""
-    from treecalc.cli.words import render
-
     for n in r.notes:
         print(f"note: {render(n)}")
     print("interpretation:")

@@ -22,18 +22,23 @@ from treecalc.cli.common import (
     repeatable,
     split_parts,
 )
+from treecalc.cli.words import render
+from treecalc.law import cites
+from treecalc.law.registry import default, with_chapter, with_excavation_input
+from treecalc.messages import subsection
 
 __all__ = ["register"]
 
 
 def _bnum(s: str, flag: str, what: str, hi: float, unit: str, lo_open: bool = False) -> Decimal:
     """A number from a flag, within 0..hi (refused naming the flag)."""
-    from treecalc.quantities import bounded
+    from treecalc.quantities import bounded  # start-up: with the command that runs, not every command
 
     return bounded(s, f"{flag}: {what}", 0, hi, lo_open=lo_open, unit=unit)
 
 
 def _area_depths(values: list[str], flag: str) -> list[tuple[Decimal, Decimal]]:
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.rules.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT
 
     out = []
@@ -58,6 +63,7 @@ _ONE_LAW_FLAGS = (
 def _check_one_law_flags(a: argparse.Namespace) -> None:
     """A flag the chosen law does not read is an error naming it (never silently dropped): ``--permit-issued``
     with Wesley Hills (§120-10A is Croton-on-Hudson's), ``--cellar`` with Croton-on-Hudson (§95-3C(1))."""
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.rules.excavation import excavation_law, one_law_input
 
     jur = excavation_law(a.jurisdiction)  # a law without an excavation chapter: refused before any file is read
@@ -73,14 +79,12 @@ def _read_under(name: str) -> str:
     """The section the check's input ``name`` (``"term"``) is read under, as the law reading it states it: the entry
     its record names (:attr:`treecalc.law.registry.Jurisdiction.excavation_inputs`), from its law file (its rules,
     and pandas with them, are not imported for a help)."""
-    from treecalc.law import cites
-    from treecalc.law.registry import with_excavation_input
-
     law = with_excavation_input(name)[0]
     return cites.companion(law.key, law.excavation_inputs[name][0], _dt.date.today())
 
 
 def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.rules.excavation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_WALL_FT
 
     kw: dict[str, Any] = {
@@ -119,6 +123,7 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
             _bnum(b, "--cellar", w, MAX_DEPTH_FT, "ft") for b, w in zip(bits, ("length", "width", "depth"))
         )
     if getattr(a, "permit_issued", None) is not None:  # given empty: refused as no date, never dropped
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.rules.excavation import PermitTerm
 
         kw["term"] = PermitTerm(a.permit_issued, last_work=a.last_work, as_of=a.as_of)
@@ -135,8 +140,6 @@ def _check_kwargs(a: argparse.Namespace) -> dict[str, Any]:
 
 def _say(text: object = "") -> None:
     """A line of the output, with the library's keywords as this command's flags."""
-    from treecalc.cli.words import render
-
     print(render(str(text)))
 
 
@@ -174,6 +177,7 @@ def _print_check(r: Any) -> None:
 
 @guard
 def _cmd_check(a: argparse.Namespace) -> int:
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.rules.excavation import check_permit
 
     r = check_permit(**_check_kwargs(a))
@@ -189,7 +193,10 @@ def _cmd_check(a: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- excavation volume
 def _volume(a: argparse.Namespace) -> tuple[Any, str]:
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.rules import excavation as ex
+
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.rules.excavation import volume_between_files
 
     methods = [m for m in ("grid", "sections", "existing") if getattr(a, m)]
@@ -218,12 +225,14 @@ def _volume(a: argparse.Namespace) -> tuple[Any, str]:
 
 @guard
 def _cmd_volume(a: argparse.Namespace) -> int:
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.rules.excavation import check_permit
 
     _check_one_law_flags(a)  # --lot-area is one law's input: refused with another, before any file is read
     r, head = _volume(a)
     kw: dict[str, Any] = {"jurisdiction": a.jurisdiction}
     if a.lot_area is not None:
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.rules.excavation import MAX_AREA_SQFT
 
         kw["lot_area_sqft"] = _bnum(a.lot_area, "--lot-area", "area", MAX_AREA_SQFT, "sq ft", lo_open=True)
@@ -249,8 +258,6 @@ def _place(record: Any) -> str:
 
 def _add_site(p: argparse.ArgumentParser) -> None:
     """The flags of the site, which both subcommands check the permit for."""
-    from treecalc.law.registry import default, with_chapter
-
     names = [r.user_spelling + (" (default)" if r is default() else "") for r in with_chapter("excavation")]
     laws = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
     p.add_argument("--jurisdiction", default=default().user_spelling, help=laws)
@@ -261,10 +268,6 @@ def _cited_in_help() -> dict[str, str]:
     """The sections the options' helps cite, by name: each one-law input's (:func:`_read_under`; ``lot_area``: the
     subsection of the threshold it is read under), and the default law's records of the definition of excavation
     and of the building permit standing as the permit (its excavation chapter's ``[sections]``)."""
-    from treecalc.law import cites
-    from treecalc.law.registry import default
-    from treecalc.messages import subsection
-
     inputs = {name: _read_under(name) for name in dict.fromkeys(name for _, _, name in _ONE_LAW_FLAGS)}
     law, today = default().key, _dt.date.today()
     return {
@@ -278,9 +281,6 @@ def _cited_in_help() -> dict[str, str]:
 def _description() -> str:
     """What ``treecalc excavation --help`` says, each law's excavation permit as its chapters in force today (the
     help is written before any check) number it."""
-    from treecalc.law import cites
-    from treecalc.law.registry import with_chapter
-
     laws = ", ".join(
         f"{_place(r)} {r.parts(cites.every_chapter(r.key, _dt.date.today()))['excavation_permit']}"
         for r in with_chapter("excavation")
@@ -290,8 +290,6 @@ def _description() -> str:
 
 def register(subparsers: Any) -> None:
     """Add ``excavation`` (``check``, ``volume``) to ``subparsers``."""
-    from treecalc.law.registry import with_excavation_input
-
     e = subparsers.add_parser(
         "excavation",
         help="excavation/fill permit check and earthwork volumes (Chapter 120 / 95)",

@@ -11,25 +11,25 @@ record_schedule`."""
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import re
 from typing import Any
+
+from treecalc.cli.account import acting, add_by
+from treecalc.cli.common import dump_json, help_section
+from treecalc.cli.words import flags
+from treecalc.law.cites import cite
+from treecalc.law.schema import as_date
 
 
 def _section(on: Any = None) -> str:
     """The section under which the Board sets the fee schedule, as the default law in force on ``on`` (a date; today
     when not given) cites it, never retyped."""
-    import datetime as dt
-
-    from treecalc.law.cites import cite
-
     return cite(None, "sections.fee_schedule", on or dt.date.today())
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc.cli.account import add_by
-    from treecalc.cli.common import help_section
-
     said = help_section("sections.fee_schedule")
     p = subparsers.add_parser("fee-schedule", help=f"record a Tree Preservation Fund fee schedule ({said})")
     sub = p.add_subparsers(dest="fee_command", required=True)
@@ -78,14 +78,13 @@ def in_force_for(a: argparse.Namespace, on: str, *, always: bool = False) -> dic
     url = configured(a)
     if url is None and not always:
         return None
-    from treecalc.register import Register, fees
+    from treecalc.register import Register, fees  # start-up: with the command that runs, not every command (sqlalchemy)
 
     return fees.in_force(Register(url), on)
 
 
 def _cmd_list(a: argparse.Namespace) -> int:
-    from treecalc.cli.common import dump_json
-    from treecalc.register import Register, fees
+    from treecalc.register import Register, fees  # start-up: with the command that runs, not every command (sqlalchemy)
 
     rows = fees.history(Register(configured(a)))
     if a.json:
@@ -106,19 +105,16 @@ def _cmd_list(a: argparse.Namespace) -> int:
 def _in_flags(message: str) -> str:
     """A message about the schedule being recorded, its keys said as the flags that gave them (the keyword
     table's: :mod:`treecalc.cli.words`)."""
-    from treecalc.cli.words import flags
-
     given = "fee schedule given as a dict: "
     message = re.sub(re.escape(given) + r"([a-z_]+)", lambda m: flags().get(m.group(1), m.group(1)), message)
     return message.replace(given, "")
 
 
 def _record_in_register(a: argparse.Namespace, url: str) -> int:
-    from treecalc.register import Register, fees
+    from treecalc.register import Register, fees  # start-up: with the command that runs, not every command (sqlalchemy)
 
     if a.label is not None:
         raise ValueError("--label: a schedule in the register is named by its resolution (--resolution, its date)")
-    from treecalc.cli.account import acting
 
     reg = Register(url)
     by = acting(a, reg)  # signed in; the register checks the engineer role
@@ -137,8 +133,6 @@ def _record_in_register(a: argparse.Namespace, url: str) -> int:
 
 
 def _cmd_record(a: argparse.Namespace) -> int:
-    from treecalc.law.schema import as_date
-
     url = configured(a)
     if a.file is None:
         if url is None:
@@ -149,6 +143,7 @@ def _cmd_record(a: argparse.Namespace) -> int:
             return _record_in_register(a, url)
         except ValueError as e:
             raise ValueError(_in_flags(str(e)).replace("‹resolution_date›", "--resolution-date")) from None
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.rules.croton_on_hudson.schedule import record_schedule
 
     when = as_date(a.resolution_date, "--resolution-date")

@@ -7,6 +7,8 @@ import argparse
 import json
 from typing import Any
 
+from treecalc.law import registry, towns
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -23,14 +25,10 @@ def register(sub: Any) -> None:
 
 
 def rows() -> list[dict[str, Any]]:
-    from treecalc.law import registry, towns
-
     return [towns.summary(r.key) for r in registry.records()]
 
 
 def run(a: argparse.Namespace) -> int:
-    from treecalc.law import registry
-
     found = rows()
     if a.json:
         print(json.dumps(found, indent=2))

@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from treecalc.cli.assess import add_assess_flags, assess_inputs
+from treecalc.cli.common import add_switches, dump_json
+from treecalc.cli.fee_schedule import add_db_flag
+from treecalc.cli.words import render
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from treecalc.cli.assess import add_assess_flags
-    from treecalc.cli.common import add_switches
-
     p = subparsers.add_parser(
         "plan",
         help="the cheapest lawful plan: which optional removals to make, for each number of them "
@@ -33,7 +35,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         add_switches(p, ("--json", "print one JSON object"))
 
     add_assess_flags(p, None, switches)
-    from treecalc.cli.fee_schedule import add_db_flag
 
     add_db_flag(p)
     p.set_defaults(func=_cmd_plan)
@@ -55,14 +56,15 @@ def render_text(result: Any) -> str:
 
 
 def _cmd_plan(a: argparse.Namespace) -> int:
-    from treecalc.cli.assess import assess_inputs
-    from treecalc.cli.common import dump_json
-    from treecalc.quantities import in_range
+    from treecalc.quantities import in_range  # start-up: with the command that runs, not every command
+
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.studies.plan import plan
 
     if a.budget is not None:
         in_range("--budget", a.budget, "usd")
     _, survey, kwargs = assess_inputs(a)
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.studies.plan import MAX_ASSESSMENTS
 
     limit = MAX_ASSESSMENTS if a.max_assessments is None else a.max_assessments
@@ -72,7 +74,5 @@ def _cmd_plan(a: argparse.Namespace) -> int:
     if a.json:
         dump_json(result.to_json())
     else:
-        from treecalc.cli.words import render
-
         print(render(render_text(result)))
     return 0

@@ -6,9 +6,14 @@ Registered by :mod:`treecalc.cli` through :func:`register`.
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import sys
+from pathlib import Path
 
-from treecalc.cli.common import repeatable
+from treecalc.cli.common import STDIN_NAME, dump_json, repeatable, stderr_progress, survey_source
+from treecalc.cli.words import render
+from treecalc.law.registry import records
 
 
 def _pairs(items: list[str], flag: str) -> dict[str, str]:
@@ -49,8 +54,6 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
     """--species-map: "TEXT=SPECIES" pairs, or CSV files of two columns (the text as written, the
     species to read it as; a first row naming the columns is skipped). Every row with the same text
     is corrected at once."""
-    from pathlib import Path
-
     out: dict[str, str] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
@@ -64,7 +67,7 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
             raise ValueError(
                 f'--species-map {item!r}: expected TEXT=SPECIES (e.g. "Oak sp.=Quercus") or a CSV file of two columns'
             )
-        from treecalc.ingest import isolated
+        from treecalc.ingest import isolated  # start-up: with the command that runs, not every command
 
         rows = isolated.run(_species_map_rows, str(path), item, what=f"--species-map {item}")
         for n, row in enumerate(rows, start=1):
@@ -80,10 +83,7 @@ def species_map_arg(items: list[str]) -> dict[str, str]:
 def _species_map_rows(path: str, item: str) -> list[list[str]]:
     """The rows of a species-map CSV, read through the bounded reader (type and size first: /dev/zero or a FIFO
     is refused, never read); run in the bounded child of :mod:`treecalc.ingest.isolated`."""
-    import csv
-    import io
-
-    from treecalc.files import read_limited
+    from treecalc.files import read_limited  # start-up: with the command that runs, not every command
 
     raw = read_limited(path, "--species-map", 10_000_000)
     try:
@@ -126,7 +126,7 @@ def add_limits(p: argparse.ArgumentParser) -> None:
 
 def _positive_mb(text: str) -> float:
     """--max-mb: a positive number of megabytes within :data:`treecalc.quantities.RANGES` ``["max_mb"]``."""
-    from treecalc.quantities import RANGES, in_range
+    from treecalc.quantities import RANGES, in_range  # start-up: with the command that runs, not every command
 
     try:
         x = in_range("--max-mb", text, "max_mb")
@@ -164,7 +164,6 @@ def register(subparsers) -> None:
     p.add_argument(
         "--dbh-unit", choices=("in", "cm", "mm", "ft", "m"), help="unit of the DBH column (overrides the file)"
     )
-    from treecalc.law.registry import records
 
     repeatable(
         p,
@@ -198,21 +197,22 @@ def register(subparsers) -> None:
 
 
 def run(a: argparse.Namespace) -> int:
-    from treecalc.cli.common import stderr_progress
-    from treecalc.cli.words import render
-    from treecalc.ingest import SurveyError
-    from treecalc.ingest.limits import Limits
+    from treecalc.ingest import SurveyError  # start-up: with the command that runs, not every command
+    from treecalc.ingest.limits import Limits  # start-up: with the command that runs, not every command
+
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.reference import data
 
     limits = Limits.parse(a.limit, Limits.from_env())
     check_file_arg(a.file)
     if a.out is not None:  # before the survey is read: a name that cannot be written is said at once
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.report.exports import out_suffix
 
         if not a.export:
             raise ValueError("--out is the file --export writes: give --export benefits, opentreemap or itree-eco")
         out_suffix(a.out)
-    from treecalc.cli.common import STDIN_NAME, survey_source
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.ingest.zone import read_survey_in_zone
 
     max_bytes = int(a.max_mb * 1e6)
@@ -237,21 +237,23 @@ def run(a: argparse.Namespace) -> int:
     except SurveyError as e:
         print(f"error: {render(str(e))}", file=sys.stderr)
         return 2
+    # start-up: with the command that runs, not every command
     from treecalc.ingest import NoTreeReadError, require_trees
+
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.models.benefits import survey_zone
 
     try:
         require_trees(s)
     except NoTreeReadError as e:  # the summary (without --export) names every rejected row; then the refusal
         if a.json and not a.export:
-            from treecalc.cli.common import dump_json
-
             dump_json(s.summary())
         elif not a.export:
             print(render(format_summary(s.summary())))
         print(f"error: {render(str(e))}", file=sys.stderr)
         return 2
     if a.export:
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.report.exports import csv_text, export_frame, write_table
 
         frame = export_frame(s.trees, a.export, s.site, a.zone)
@@ -266,6 +268,7 @@ def run(a: argparse.Namespace) -> int:
         return 0
     summary = s.summary()
     if s.site.get("jurisdiction"):  # a fact only another law reads is said here too, as assess says it
+        # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
         from treecalc.ingest.site import site_facts_not_read
 
         summary["warnings"] = [*summary["warnings"], *site_facts_not_read(str(s.site["jurisdiction"]), s.site)]
@@ -274,8 +277,6 @@ def run(a: argparse.Namespace) -> int:
     if zone.counts:  # trees in several zones, each valued in its own
         summary["zone"]["zones"] = dict(zone.counts)
     if a.json:
-        from treecalc.cli.common import dump_json
-
         dump_json(summary)
         return 0
     print(render(format_summary(summary)))

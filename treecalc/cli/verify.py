@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from treecalc.cli.fee_schedule import add_db_flag, configured, in_force_for
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -23,20 +25,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="F.toml",
         help="the fee schedule given apart when the statement was made (verify reads only the files it is given)",
     )
-    from treecalc.cli.fee_schedule import add_db_flag
 
     add_db_flag(p)
     p.set_defaults(func=_cmd_verify)
 
 
 def _cmd_verify(a: argparse.Namespace) -> int:
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.report.fingerprint import verify
 
     in_force = None
-    from treecalc.cli.fee_schedule import configured
 
     if configured(a) is not None:  # the Village's schedule in force on the statement's date, from the register
-        from treecalc.cli.fee_schedule import in_force_for
 
         def in_force(on: Any) -> Any:
             return in_force_for(a, str(on))

@@ -14,13 +14,16 @@ from decimal import Decimal
 from typing import Any
 
 from treecalc.cli.common import choose_subcommand, dump_indented, guard, print_readings, repeatable, split_parts
+from treecalc.law import registry as jurisdictions
+from treecalc.law.loader import entry
 
 __all__ = ["register"]
 
 
 def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    # start-up: with the command that runs, not every command
     from treecalc.ingest.water_account import read_account_csv
-    from treecalc.money import parse_money_cents
+    from treecalc.money import parse_money_cents  # start-up: with the command that runs, not every command
 
     bills: list[Any] = []
     payments: list[Any] = []
@@ -46,16 +49,12 @@ def _bills_and_payments(a: argparse.Namespace) -> tuple[list[Any], list[Any]]:
 def _water_law() -> Any:
     """The law whose water chapter these commands apply (its rules: ``ch223_water``, ``ch223_meter``), from the
     jurisdiction registry: named as the registry names it, never retyped here."""
-    from treecalc.law import registry as jurisdictions
-
     return jurisdictions.with_chapter("water")[0]
 
 
 def _section(key: str, whole: bool = False) -> str:
     """The section of the entry ``key`` of the water chapter (``relevy_overdue_days``: "§223-12F(2)"), or with
     ``whole`` the section it is a paragraph of ("§223-12F"): cited from the law file, never retyped here."""
-    from treecalc.law.loader import entry
-
     section = entry(_water_law().key, key, "ch223_water").section
     return section.split("(")[0] if whole else section
 
@@ -84,7 +83,7 @@ _EVENT_LINES = "%-10s  %-20s  %-8s  %10s  %10s  %10s  %9s  %9s\n            %s: 
 
 @guard
 def _cmd_water(a: argparse.Namespace) -> int:
-    from treecalc.rules import standalone_module
+    from treecalc.rules import standalone_module  # start-up: with the command that runs, not every command
 
     # not through Croton's package, whose __init__ (Chapter 208) imports pandas: the account needs none of it
     water = standalone_module(_water_law().rules, "ch223_water")
@@ -150,7 +149,7 @@ def _cmd_water(a: argparse.Namespace) -> int:
 
 @guard
 def _cmd_meter(a: argparse.Namespace) -> int:
-    from treecalc.rules import standalone_module
+    from treecalc.rules import standalone_module  # start-up: with the command that runs, not every command
 
     meter_test = standalone_module(_water_law().rules, "ch223_meter").meter_test
 
@@ -208,7 +207,6 @@ def register(subparsers: Any) -> None:
     try:  # the tolerance and the sections are the law's (data/law); a data folder that cannot be read is said when
         # a command runs. Read from the law file, not the rules module: the rules package imports pandas, and --help
         # imports none
-        from treecalc.law.loader import entry
 
         meter = entry(_water_law().key, "meter_tolerance", "ch223_water")
         tolerance, meter_sec = f"outside ±{meter.value}% ({meter.section})", meter.section

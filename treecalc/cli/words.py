@@ -10,6 +10,8 @@ import argparse
 import functools
 from collections.abc import Callable
 
+from treecalc.messages import render as _render
+
 __all__ = ["flag", "flags", "render", "words"]
 
 #: a flag whose dest is not the library's keyword: the keyword it gives
@@ -82,6 +84,7 @@ def flag(keyword: str) -> str:
 
 def words(name: str, value: str | None) -> str:
     """A marker as the command line says it: ``--replacement-cost``, ``--site has_residence=true``."""
+    # start-up: with the command that runs, not every command (pandas, numpy, pyarrow, ...)
     from treecalc.ingest.site import SITE_FIELDS
 
     if value is not None and name in SITE_FIELDS:
@@ -91,6 +94,4 @@ def words(name: str, value: str | None) -> str:
 
 def render(text: object) -> str:
     """``text`` with every keyword marker as its flag."""
-    from treecalc.messages import render as _render
-
     return _render(str(text), words)

@@ -75,7 +75,7 @@ class GridVolumes(CutFill):
         A DataFrame with ``x``, ``y`` (block centres from the first node, input units) and ``net_cy``;
         its sum is ``net_cy`` of the result.
         """
-        import pandas as pd
+        import pandas as pd  # heavy: pandas, loaded only when this runs
 
         net = np.asarray(self.cell_cut_cy, float) - np.asarray(self.cell_fill_cy, float)
         ny, nx = net.shape

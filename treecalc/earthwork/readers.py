@@ -19,6 +19,8 @@ import numpy as np
 from treecalc.earthwork.end_area import EndAreaVolumes, end_area_volumes, parse_station
 from treecalc.earthwork.grid import GridVolumes, grid_volumes
 from treecalc.earthwork.tin import TinVolumes, _clean_points, tin_volumes
+from treecalc.files import read_limited
+from treecalc.ingest import isolated
 from treecalc.ingest.isolated import read_csv_table
 
 __all__ = [
@@ -63,7 +65,7 @@ def find_columns(columns: Any, role: str = "existing") -> dict[str, Any]:
 
 
 def _points_from_csv(path: Path, role: str) -> np.ndarray:
-    import pandas as pd
+    import pandas as pd  # heavy: pandas, loaded only when this runs
 
     df = read_csv_table(path, f"{role} surface")
     cols = find_columns(df.columns, role)
@@ -112,10 +114,8 @@ def _landxml_units(root: Any, fname: str) -> str | None:
 def _points_from_landxml(
     path: Path, surface: str | None, role: str, metric: bool | None = None, data: bytes | None = None
 ) -> np.ndarray:
-    from defusedxml import ElementTree as ET
-    from defusedxml.common import DefusedXmlException
-
-    from treecalc.files import read_limited
+    from defusedxml import ElementTree as ET  # heavy: defusedxml, loaded only when this runs
+    from defusedxml.common import DefusedXmlException  # heavy: defusedxml, loaded only when this runs
 
     try:
         root = ET.fromstring(read_limited(path, f"{role} surface") if data is None else data)
@@ -174,8 +174,6 @@ def read_points(source: str | PathLike[str], role: str = "existing", metric: boo
     ``<Units>`` is refused rather than misread. Raises ValueError naming the file and the row or
     element at fault. The file is parsed in the bounded child of :mod:`treecalc.ingest.isolated`.
     """
-    from treecalc.ingest import isolated
-
     return isolated.run(_read_points, source, role, metric, what=f"{role} surface file {Path(str(source)).name}")
 
 
@@ -188,7 +186,6 @@ def _read_points(source: str | PathLike[str], role: str = "existing", metric: bo
         path = Path(text)
     if not path.exists():
         raise ValueError(f"{role} surface file not found: {text}")
-    from treecalc.files import read_limited
 
     data = read_limited(path, f"{role} surface")  # by type and size before anything is read
     head = data[:512].lstrip()
@@ -215,7 +212,7 @@ def volume_between_files(
 
 
 def _columns(df: Any, required: Sequence[str], what: str) -> Any:
-    import pandas as pd
+    import pandas as pd  # heavy: pandas, loaded only when this runs
 
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"{what}: expected a DataFrame")
@@ -238,7 +235,7 @@ def _line(df: Any, pos: int) -> Any:
 
 
 def _numeric_column(df: Any, col: str, what: str) -> np.ndarray:
-    import pandas as pd
+    import pandas as pd  # heavy: pandas, loaded only when this runs
 
     s = pd.to_numeric(df[col], errors="coerce")
     bad = s.isna()
@@ -293,7 +290,7 @@ def end_area_volumes_from_frame(df: Any, prismoidal: bool = False, *, metric: bo
     Optional columns for ``prismoidal``: ``cut_mid_area``, ``fill_mid_area`` or ``center_height``,
     ``width``.
     """
-    import pandas as pd
+    import pandas as pd  # heavy: pandas, loaded only when this runs
 
     what = "sections"
     df = _columns(df, ["station", "cut_area", "fill_area"], what)

@@ -173,8 +173,8 @@ def _tri_area(xy: np.ndarray) -> np.ndarray:
 def _overlay(e_pts: np.ndarray, p_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[float, float]]:
     """Triangles (k, 3, 2) of the overlay of both TINs, with the existing and proposed z at their corners,
     and the plan areas the existing and the proposed TIN cover."""
-    import shapely
-    from scipy.spatial import Delaunay, QhullError
+    import shapely  # heavy: shapely, loaded only when this runs
+    from scipy.spatial import Delaunay, QhullError  # heavy: scipy, loaded only when this runs
 
     tins = []
     for pts, what in ((e_pts, "existing"), (p_pts, "proposed")):
@@ -388,7 +388,7 @@ def cut_fill_raster(
     Returns a DataFrame with ``x``, ``y`` (cell centres, input units) and ``net_cy`` (cut - fill:
     positive = cut, negative = fill), one row per cell that holds any volume.
     """
-    import pandas as pd
+    import pandas as pd  # heavy: pandas, loaded only when this runs
 
     x, y = np.asarray(x, float), np.asarray(y, float)
     net = np.asarray(cut_cy, float) - np.asarray(fill_cy, float)

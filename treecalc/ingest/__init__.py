@@ -3,6 +3,7 @@ txt) into one clean table of trees, and say exactly what could not be read
 and why. See :func:`read_survey`.
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -47,8 +48,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in _FROM:
-        import importlib
-
+        # start-up: a name's module loaded on its first use
         value = getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
         globals()[name] = value
         return value

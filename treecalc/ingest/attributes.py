@@ -29,9 +29,12 @@ from numpy.typing import DTypeLike
 
 from treecalc.ingest import columns as C
 from treecalc.ingest import values as V
-from treecalc.ingest.errors import AmbiguousActionError
+from treecalc.ingest.errors import AmbiguousActionError, SurveyError
 from treecalc.ingest.rows import Table
 from treecalc.ingest.values import as_text, is_blank
+from treecalc.law.cites import cite, joined
+from treecalc.reference.data import zone_code
+from treecalc.reference.geo import AGREE_DEG, disagreement, to_wgs84
 
 T = TypeVar("T")
 
@@ -419,8 +422,6 @@ def read_notes(table: Table, mapping: C.Mapping) -> np.ndarray:
 def _forestry_sections() -> str:
     """The sections of good forestry's exclusion and of the violation standard it would excuse, as the default law
     cites them ("§208-22E/F"): the survey is read before the law that applies is known."""
-    from treecalc.law.cites import cite, joined
-
     return joined(cite(None, "sections.good_forestry"), cite(None, "replacement.violation_percent"))
 
 
@@ -616,8 +617,6 @@ def read_climate_zone(table: Table, mapping: C.Mapping) -> tuple[np.ndarray | No
     """Each tree's i-Tree Streets climate zone (its code, any name :func:`treecalc.reference.data.zone_code` reads), None when
     the survey has no such column; a blank is "" (the tree's zone is then found as the survey's), and a cell that
     names no zone ("6b", a hardiness zone) is "" with a warning saying so."""
-    from treecalc.reference.data import zone_code
-
     col = mapping.first("climate_zone")
     if col is None:
         return None, [""] * table.n
@@ -692,11 +691,9 @@ def read_wkt(table: Table, col: C.Column) -> tuple[np.ndarray, np.ndarray, np.nd
     EWKT "SRID=4326;POINT (-73.89 41.21)"; a MULTIPOINT of one point, as QGIS writes a MultiPoint layer; NaN
     where blank or empty). A cell that is no WKT, a geometry that is no point (a canopy polygon) or a MULTIPOINT
     of several points refuses the survey naming the row and what it holds."""
-    from shapely import wkt
-    from shapely.errors import ShapelyError
-    from shapely.geometry import MultiPoint, Point
-
-    from treecalc.ingest.errors import SurveyError
+    from shapely import wkt  # start-up: only when needed, not by every assess (shapely)
+    from shapely.errors import ShapelyError  # start-up: only when needed, not by every assess (shapely)
+    from shapely.geometry import MultiPoint, Point  # start-up: only when needed, not by every assess (shapely)
 
     def one(v: Any) -> tuple[float, float, float] | tuple[str, str, str]:
         if is_blank(v):
@@ -732,9 +729,6 @@ def read_wkt(table: Table, col: C.Column) -> tuple[np.ndarray, np.ndarray, np.nd
 def _wkt_coordinates(table: Table, col: C.Column) -> dict[str, np.ndarray]:
     """A WKT column's points: ``x``/``y`` (in the crs the site fact gives, or WGS84 degrees) where no SRID is
     given, ``longitude``/``latitude`` where an EWKT SRID is (4326 as they are, another projected by pyproj)."""
-    from treecalc.ingest.errors import SurveyError
-    from treecalc.reference.geo import to_wgs84
-
     x, y, srid = read_wkt(table, col)
     given = np.isfinite(x) & np.isfinite(y)
     with_srid = given & np.isfinite(srid)
@@ -763,9 +757,6 @@ def _wkt_coordinates(table: Table, col: C.Column) -> dict[str, np.ndarray]:
 def _same_place(table: Table, first: tuple[str, ...], second: tuple[str, ...], a: tuple, b: tuple) -> str:
     """Two readings of the trees' place from two sets of columns: a refusal naming both and the row where they
     disagree (beyond 1e-6 degrees, or 1 unit of a projection), else the sentence saying which is read."""
-    from treecalc.ingest.errors import SurveyError
-    from treecalc.reference.geo import AGREE_DEG, disagreement
-
     degrees = all(np.nanmax(np.abs(v), initial=0) <= 180 for v in (*a, *b))
     k = disagreement(a, b, AGREE_DEG if degrees else 1.0)
     one, two = "/".join(repr(h) for h in first), "/".join(repr(h) for h in second)

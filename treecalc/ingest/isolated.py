@@ -20,7 +20,10 @@ import contextlib
 import os
 import pickle
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
+
+from treecalc.files import parse_csv_rows, parse_csv_table
 
 T = TypeVar("T")
 
@@ -77,7 +80,7 @@ def run(fn: Callable[..., T], *args: Any, what: str, **kwargs: Any) -> T:
     child that runs out of memory or time. ``fn`` and its result must pickle (a module-level function)."""
     if _IN_CHILD:
         return fn(*args, **kwargs)
-    from treecalc.ingest.limits import Limits, run_isolated
+    from treecalc.ingest.limits import Limits, run_isolated  # start-up: 40 modules loaded only when this runs
 
     limits = Limits.from_env()
     held = _BUDGET.reserve(limits.memory_gb) if _BUDGET is not None else contextlib.nullcontext(limits.memory_gb)
@@ -98,10 +101,6 @@ def read_csv_table(
     """A CSV as a DataFrame of stripped text cells (:func:`treecalc.files.parse_csv_table`), parsed in the bounded
     child (a hostile file costs a refusal naming it, not the caller). It lives here, not in ``units``, so the base
     module that every layer reads never reaches up to the child's limits."""
-    from pathlib import Path
-
-    from treecalc.files import parse_csv_table
-
     return run(parse_csv_table, path, what, max_bytes, max_rows, what=f"{what} file {Path(path).name}")
 
 
@@ -110,8 +109,4 @@ def read_csv_rows(
 ) -> tuple[list[str], list[list[str]], list[int]]:
     """:func:`read_csv_table`'s header, rows and lines as lists (:func:`treecalc.files.parse_csv_rows`), for a reader
     that needs no frame: neither process imports pandas for it."""
-    from pathlib import Path
-
-    from treecalc.files import parse_csv_rows
-
     return run(parse_csv_rows, path, what, max_bytes, max_rows, what=f"{what} file {Path(path).name}")

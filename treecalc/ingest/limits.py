@@ -25,6 +25,7 @@ import os
 import pickle
 import resource
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -133,8 +134,6 @@ class MemoryBudget:
     """
 
     def __init__(self, total_gb: float) -> None:
-        import threading
-
         if not (total_gb > 0):
             raise ValueError(f"the memory budget must be a positive number of GB, got {total_gb!r}")
         self.total_gb = float(total_gb)
@@ -252,8 +251,6 @@ def _child(
 def _context() -> Any:
     """fork where the caller has one thread (the command line: fast, no re-import); forkserver otherwise
     (a server such as the app has threads, and forking a threaded process can deadlock the child)."""
-    import threading
-
     methods = mp.get_all_start_methods()
     if threading.active_count() == 1 and "fork" in methods:
         return mp.get_context("fork")

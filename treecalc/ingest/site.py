@@ -22,8 +22,11 @@ import numpy as np
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.values import parse_bool
+from treecalc.law import readings, resolved
+from treecalc.law import registry as jurisdictions
 from treecalc.law.registry import Jurisdiction, jurisdiction_key
 from treecalc.law.registry import choices as jurisdiction_choices
+from treecalc.law.words import site_why
 from treecalc.quantities import SITE_RANGES, in_range
 from treecalc.reference.datafolder import DATA_DIR, read_data_toml
 
@@ -346,9 +349,7 @@ def read_site_rows(rows: list[list], special: dict[tuple[int, int], str] | None 
 def unknown_jurisdiction_message(i: int, row: list, value: object) -> str:
     """``Site sheet cell B3 (jurisdiction): 'Crotn' is not one of croton-on-hudson, wesley-hills; did you mean
     'croton-on-hudson'?``: the cell (row ``i`` from 0) and the laws known, with the closest."""
-    from openpyxl.utils import get_column_letter
-
-    from treecalc.law import registry as jurisdictions
+    from openpyxl.utils import get_column_letter  # start-up: only when needed, not by every assess (openpyxl)
 
     filled = [j for j, c in enumerate(row) if c is not None and str(c).strip() != ""]
     cell = f"cell {get_column_letter(filled[1] + 1)}{i + 1}" if len(filled) > 1 else f"row {i + 1}"
@@ -388,8 +389,6 @@ def assumptions(site: dict) -> tuple[list[str], dict]:
     ``jurisdiction``), only the facts that law reads, in its own words (``[site_why]`` of its readings, as its
     engine states them); the law not known, every fact, with treecalc's reading (:data:`SITE_ASSUMED`) and the law
     an assessment would apply."""
-    from treecalc.law import registry as jurisdictions
-
     notes: list[str] = []
     assumed: dict = {}
     record = jurisdictions.by_key(str(site["jurisdiction"])) if site.get("jurisdiction") else None
@@ -414,8 +413,6 @@ def assumptions(site: dict) -> tuple[list[str], dict]:
 def jurisdiction_not_given() -> str:
     """What a survey without a jurisdiction is assessed under: the default law (:data:`treecalc.law.registry.
     DEFAULT`), as the assessment says it."""
-    from treecalc.law import registry as jurisdictions
-
     default = jurisdictions.by_key(jurisdictions.DEFAULT).chapter
     return f"jurisdiction not given: an assessment applies {default}, the default (give ‹jurisdiction›: {jurisdiction_choices()})"
 
@@ -423,9 +420,6 @@ def jurisdiction_not_given() -> str:
 def law_site_why(key: str) -> dict[str, str]:
     """Why each site fact the law ``key`` reads is assumed as it is when not given, in its words filled from its law
     as held (:func:`treecalc.law.words.site_why`: its engine's words)."""
-    from treecalc.law import readings, resolved
-    from treecalc.law.words import site_why
-
     return site_why(resolved(key, None), readings(key))
 
 
@@ -445,8 +439,6 @@ class FactNotRead(NamedTuple):
 def facts_not_read(jkey: str, names: list[str]) -> list[FactNotRead]:
     """The site facts ``names`` (fields or their synonyms; a name that is neither is left to :func:`check_site`)
     that the law ``jkey`` does not read and another law does, in the order given."""
-    from treecalc.law import registry as jurisdictions
-
     own = jurisdictions.by_key(jkey)
     out = []
     for given in names:
@@ -464,8 +456,6 @@ def facts_not_read(jkey: str, names: list[str]) -> list[FactNotRead]:
 def site_facts_not_read(jkey: str, site: dict[str, Any]) -> list[str]:
     """One warning per other law whose site facts ``site`` gives (the Site sheet's or ``site=``) and the law
     ``jkey`` does not read: each fact named with the sections its law reads it under (its ``[site_why]``)."""
-    from treecalc.law import registry as jurisdictions
-
     own = jurisdictions.by_key(jkey)
     given = [
         n for n, v in site.items() if n in SITE_FIELDS and v is not None and not (isinstance(v, str) and not v.strip())

@@ -44,7 +44,7 @@ from treecalc.ingest import values as V
 from treecalc.ingest.columns import column_letters
 from treecalc.ingest.errors import IngestInvariantError, SurveyError
 from treecalc.ingest.header import HEADER_SCAN_ROWS, SITE_SHEETS, find_header
-from treecalc.ingest.limits import Limits
+from treecalc.ingest.limits import Limits, run_isolated
 from treecalc.ingest.rows import TOTALS_TEXT, Table, data_rows, totals_reason, totals_rows
 from treecalc.ingest.sources import open_source
 from treecalc.ingest.unsurveyed import NOT_SURVEYED, column_readers, not_surveyed_text, without_other_laws_columns
@@ -52,7 +52,10 @@ from treecalc.ingest.values import as_text, is_blank
 from treecalc.reference.data import DEFAULT_ZONE, zone_code
 from treecalc.reference.geo import xy_reading
 from treecalc.reference.species import zones_listing
-from treecalc.schema import TREE_COLUMNS  # the trees frame contract
+from treecalc.schema import (
+    ACTIONS,
+    TREE_COLUMNS,  # the trees frame contract
+)
 
 REJECTION_KINDS = (
     "totals row",
@@ -447,8 +450,6 @@ def _read_isolated(
     meanwhile: Callable[[], None] | None,
 ) -> Survey:
     """:func:`read_survey` in a child process bounded in memory and time (:func:`limits.run_isolated`)."""
-    from treecalc.ingest.limits import run_isolated
-
     if hasattr(path_or_buffer, "read"):
         filename = filename or getattr(path_or_buffer, "name", None)
         path_or_buffer = path_or_buffer.read()
@@ -820,8 +821,6 @@ def _assemble(
 
 def _action_counts(t: pd.DataFrame) -> dict[str, int]:
     """Trees per canonical action (:data:`treecalc.schema.ACTIONS`), zeros included."""
-    from treecalc.schema import ACTIONS
-
     if not len(t):
         return {}
     counts = t["action"].value_counts()

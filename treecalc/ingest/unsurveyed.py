@@ -6,6 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from treecalc.law import cites
+from treecalc.law import registry as jurisdictions
+from treecalc.law.registry import REGISTRY, by_key, said
 from treecalc.schema import RELIEF_FLAGS
 
 __all__ = ["NOT_SURVEYED", "column_readers", "not_surveyed_text", "without_other_laws_columns"]
@@ -20,8 +23,6 @@ _NOT_CLAIMED = "no exemption or exclusion is claimed for a tree without the colu
 def without_other_laws_columns(lines: list[str], key: str) -> list[str]:
     """``lines`` without the "not surveyed" assumption of a column only other laws than ``key`` read (a survey
     read before its law was known says it for every law that reads the column)."""
-    from treecalc.law.registry import REGISTRY, by_key
-
     own = by_key(key).survey_columns
     others = {c for r in REGISTRY.values() for c in r.survey_columns if c not in own}
     return [a for a in lines if not any(a.startswith(f"{c} not surveyed:") for c in others)]
@@ -31,8 +32,6 @@ def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str
     """What a tree is taken as for the flags a survey has no column for: as the law ``jurisdiction`` reads them (each
     taken as no, but those its record takes as yes, :attr:`~treecalc.law.registry.Jurisdiction.flags_unsurveyed_yes`),
     or, the law not known yet, that the law applied decides, as each law does. One line per reading."""
-    from treecalc.law import registry as jurisdictions
-
     if not flags:
         return []
     record = None
@@ -86,8 +85,6 @@ def not_surveyed_text(flags: list[str], jurisdiction: object = None) -> list[str
 def column_readers(column: str, jurisdiction: object) -> list[str]:
     """The rules that read a survey column, as each law's record cites them: the law the site names, else every
     law's (the survey may be assessed under any)."""
-    from treecalc.law import registry as jurisdictions
-
     records = list(jurisdictions.REGISTRY.values())
     if jurisdiction:
         try:
@@ -100,8 +97,5 @@ def column_readers(column: str, jurisdiction: object) -> list[str]:
 def _cited(record: Any, words: list[str]) -> str:
     """A record's citations (:func:`treecalc.law.registry.said`) as the law in force today numbers them: a survey is
     read before the date it is assessed on is known to these lines, which the assessment restates for its law."""
-    from treecalc.law import cites
-    from treecalc.law.registry import said
-
     held = cites.sections(record.key, dt.date.today())
     return ", ".join(dict.fromkeys(said(w, held) for w in words))

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from treecalc.messages import quoted
 from treecalc.quantities import IN_PER_UNIT
 from treecalc.reference import data
 
@@ -161,8 +162,6 @@ def as_texts(values: Iterable[Any]) -> list[str]:
 
 def short(text: object, limit: int = 60) -> str:
     """``repr`` of a cell text, cut to ``limit`` characters (a 100,000-character cell stays readable)."""
-    from treecalc.messages import quoted
-
     return quoted(text, limit)
 
 

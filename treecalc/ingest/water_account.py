@@ -12,6 +12,7 @@ from decimal import Decimal
 from os import PathLike
 from pathlib import Path
 
+from treecalc.ingest import isolated
 from treecalc.ingest.isolated import read_csv_rows
 from treecalc.money import parse_money_cents
 from treecalc.quantities import to_date
@@ -36,8 +37,6 @@ def read_account_csv(
     cents. Every row is a bill or a payment; anything else is refused naming the row. The file is read and
     its rows parsed in the bounded child of :mod:`treecalc.ingest.isolated`.
     """
-    from treecalc.ingest import isolated
-
     return isolated.run(_read_account_csv, path, what=f"account file {Path(str(path)).name}")
 
 

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from treecalc.reference import data
+import pandas as pd
+
+from treecalc.reference import data, geo
 
 # a point's zone is found in treecalc.reference.geo: the survey reader asks it of x/y that look swapped, below the science
 from treecalc.reference.geo import NEAR_KM, ZoneAt, to_web_mercator, zone_at, zones_at
@@ -154,8 +156,6 @@ def _zone_column(trees: object) -> Any:
     """The zone code of each tree the survey's ``climate_zone`` column names ("" where blank), or None when it
     has no such column or names none; a zone no code or name of (a table given to the library) is an error
     naming the column."""
-    import pandas as pd
-
     if not isinstance(trees, pd.DataFrame) or ZONE_COLUMN not in trees or not len(trees):
         return None
     text = trees[ZONE_COLUMN].astype(object).where(trees[ZONE_COLUMN].notna(), "").astype(str).str.strip()
@@ -172,8 +172,6 @@ def _with_zone_column(trees: Any, site: dict | None, column: Any, value_in: Valu
     """:func:`survey_zone` of a survey whose ``climate_zone`` column names the zone of some trees or all: those
     are valued in it, the others in the zone found for them alone (site fact, coordinates, else the
     Northeast, said so)."""
-    import pandas as pd
-
     named = (column != "").to_numpy(bool)
     zones = data.zones()
     per_tree = pd.Series(column.to_numpy(object), index=trees.index, dtype=object)
@@ -277,10 +275,6 @@ def _column_over_fact(named: Any, site: dict | None, rest: int) -> list[str]:
 def _found_zone(trees: object, site: dict | None, value_in: ValueIn | None) -> SurveyZone:
     """:func:`survey_zone` of trees no zone is given for: the site fact, else their coordinates, else the
     Northeast."""
-    import pandas as pd
-
-    from treecalc.reference import geo
-
     fact = _fact_code(site)
     if fact is not None:
         return SurveyZone(fact, "site fact climate_zone")
@@ -361,8 +355,6 @@ def _per_tree_zones(
     """:func:`survey_zone` of trees lying in more than one zone: each tree valued in the zone it lies in (a tree
     in no zone, or without coordinates, in the zone most lie in), the zones counted, and the trees within
     :data:`NEAR_KM` of another zone's boundary warned of with their total there and in their own zones."""
-    import pandas as pd
-
     chosen = str(counts.index[0])
     zones = data.zones()
     per_tree = pd.Series(chosen, index=trees.index, dtype=object)
@@ -392,8 +384,6 @@ def _placing(survey: Any) -> Any:
     column), and the rejected rows' as written (their cells under the same headers), so that a tree rejected for
     a species only its own zone lists places the survey too (a crape myrtle in Philadelphia, the rest in the
     Northeast). Only the zone is found from it; the trees are valued from their own read."""
-    import pandas as pd
-
     trees = survey.trees
     fields = [f for f in ("latitude", "longitude", "x", "y", ZONE_COLUMN) if f in trees]
     rejected = getattr(survey, "rejected", None)
@@ -431,8 +421,8 @@ def read_survey_in_zone(source: Any, zone: str | None = None, **kw: Any) -> Surv
     the trees' coordinates, and the survey read again in it (only then: the rows the first read accepted place
     the survey). A species the read did not recognise at all (a misspelling) is matched again in that zone, against
     its own catalogue. In the Northeast such rows stay rejected, each saying which zones list it."""
-    from treecalc.ingest import read_survey
-    from treecalc.ingest.survey import ZONE_HINT
+    from treecalc.ingest import read_survey  # late-bound: read_survey looked up when called
+    from treecalc.ingest.survey import ZONE_HINT  # start-up: only when needed, not by every assess
 
     survey = read_survey(source, zone=zone, **kw)
     if zone:

@@ -19,7 +19,12 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
+from treecalc.law import TREE_CHAPTER, loader, operator_of, resolved
 from treecalc.law import registry as _registry
+from treecalc.law.loader import _resolved_cached, effective
+from treecalc.law.nodes import readings
+from treecalc.law.registry import REGISTRY
+from treecalc.law.schema import LawNotInForce, as_date, compare
 from treecalc.law.words import period_words, site_why, spelled, spelled_years  # noqa: F401 (the rules read them here)
 from treecalc.reference import datafolder
 
@@ -58,24 +63,18 @@ def read_toml(path: str | Path) -> dict[str, Any]:
 def law(jurisdiction: str, on: dt.date | None = None) -> dict[str, Any]:
     """The law's numbers for a jurisdiction in force on ``on`` (None: the latest held), with treecalc's
     readings merged in (:func:`treecalc.law.resolved`; a fresh copy: callers may not share edits)."""
-    from treecalc.law import resolved
-
     return resolved(jurisdiction_key(jurisdiction), on)
 
 
 def law_file(jurisdiction: str) -> Path:
     """The file of a jurisdiction's tree chapter (``data/law/croton_on_hudson/ch208_trees.toml``; a village held
     outside the data folder: the one in its record's ``data_dir``)."""
-    from treecalc.law import TREE_CHAPTER
-
     key = jurisdiction_key(jurisdiction)
     held = _registry.by_key(key).data_dir
     return (Path(held) / "law" if held is not None else LAW_DIR) / key / f"{TREE_CHAPTER[key]}.toml"
 
 
 def _law_cached_alias() -> Any:
-    from treecalc.law import loader
-
     return loader._resolved_cached
 
 
@@ -99,8 +98,6 @@ _LABELS_ON: ContextVar[dt.date | None] = ContextVar("treecalc_labels_on", defaul
 def labels_on(on: Any) -> Iterator[None]:
     """Fill the labels that quote a law's number (:func:`labels`) from the law in force on ``on`` (a date or its
     ISO text: an assessment's ``options["on"]``) while the block runs; ``None`` leaves them on today's."""
-    from treecalc.law.schema import as_date
-
     token = _LABELS_ON.set(as_date(on) if on else None)
     try:
         yield
@@ -114,11 +111,6 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
     :func:`labels_on`, else today: the date an assessment is made on when none is given) with its numbers and its
     periods in words ("one year"); a village whose law was not yet in force then is read as its earliest version held
     (its labels label nothing that day's assessment reads). The first law of the registry to label a name labels it."""
-    from treecalc.law.loader import _resolved_cached, effective
-    from treecalc.law.nodes import readings
-    from treecalc.law.registry import REGISTRY
-    from treecalc.law.schema import LawNotInForce
-
     day = on or _LABELS_ON.get() or dt.date.today()
     out: dict[str, str] = {}
     for rec in reversed(list(REGISTRY.values())):
@@ -160,7 +152,4 @@ def meets(jurisdiction: str, key: str, x: Any, value: Any, chapter: str | None =
     operator the entry ``key`` of the tree chapter holds (``permit.parcel_min_dbh_in`` ``>=``), or of the file
     ``chapter`` names (``"ch223_water"``: ``relevy_overdue_days`` ``>``), ``value`` the number in force on the
     assessment's date. Arrays compare elementwise."""
-    from treecalc.law import operator_of
-    from treecalc.law.schema import compare
-
     return compare(operator_of(jurisdiction_key(jurisdiction), key, chapter), x, value)

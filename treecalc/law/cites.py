@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from treecalc.law.loader import CACHES, TREE_CHAPTER, _raw, entries, law_path
-from treecalc.law.registry import by_key, jurisdiction_key
+from treecalc.law.registry import DEFAULT, by_key, jurisdiction_key
 from treecalc.law.schema import PROVISIONS, Bracket
 from treecalc.messages import head, joined, letter, subsection
 
@@ -119,6 +119,5 @@ def cite(held: Mapping[str, str] | None, key: str, on: dt.date | None = None) ->
     written before any assessment, or of a part another law lacks, as the default law cites it)."""
     if held and key in held:
         return held[key]
-    from treecalc.law.registry import DEFAULT
 
     return section(DEFAULT, key, on)

@@ -23,7 +23,7 @@ import importlib.util
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from treecalc.messages import head, joined, subsection
@@ -437,8 +437,6 @@ def options_given(opts: object) -> list[str]:
     """The options some law reads only (:attr:`Jurisdiction.options`) that ``opts`` (an
     :class:`treecalc.rules.context.AssessOptions`) gives a value other than :func:`treecalc.assess`'s default:
     defaults never count, whether left out or given."""
-    from dataclasses import fields
-
     default = {f.name: f.default for f in fields(opts)}  # type: ignore[arg-type]
     names = dict.fromkeys(n for r in REGISTRY.values() for n in r.options)
     return [n for n in names if n in default and getattr(opts, n) != default[n]]

@@ -23,7 +23,10 @@ Modelled on OpenFisca / PolicyEngine parameters (dated values, unit, reference),
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
+import math
+import operator
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -115,9 +118,6 @@ def compare(op: str, x: Any, v: Any) -> Any:
 
     A float within :data:`SAME_AS_BOUND_RTOL` of ``v`` is ``v``: a tree measured 20.32 cm is "eight (8) inches
     or more" (§208-19A(2)) and "up to and including eight inches" (§208-29B(1)), not 7.999999999999999 in."""
-    import math
-    import operator
-
     fn = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}.get(op)
     if fn is None:
         raise LawSchemaError(f"operator {op!r} is not one of {', '.join(OPERATORS)}")
@@ -129,7 +129,7 @@ def compare(op: str, x: Any, v: Any) -> Any:
         finite = abs(x) < math.inf and abs(vf) < math.inf  # not finite: close only when equal (never NaN)
         return op in (">=", "<=") if (abs(x - vf) <= SAME_AS_BOUND_RTOL * abs(vf) if finite else x == vf) else out
 
-    import numpy as np
+    import numpy as np  # start-up: with the command that runs, not every command (numpy)
 
     xa = np.asarray(x)
     if xa.dtype.kind != "f" or isinstance(v, bool) or not isinstance(v, (int, float, np.number)):
@@ -325,7 +325,6 @@ def check_bracket(t: dict[str, Any], where: str) -> None:
 def _check_day_of_month(t: dict[str, Any], where: str) -> None:
     """A table's day of the month and month of the year (§223-12F(2)'s "April 15") make a date of every year: the
     day exists in that month (31 April does not; 29 February not every year)."""
-    import calendar
 
     def of(kind: str) -> list[tuple[str, dict[str, Any]]]:
         return [

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from treecalc.law import registry
+from treecalc.law.loader import effective
 from treecalc.reference import datafolder
 
 __all__ = ["FAMILIES", "TOWNS_ENV", "family_of", "not_held", "read_folder", "record_of", "summary"]
@@ -123,8 +124,6 @@ def not_held(key: str) -> list[dict[str, str]]:
 
 def summary(key: str) -> dict[str, Any]:
     """A law as ``treecalc jurisdictions`` lists it: key, name, family, chapter, effective date, what is not held."""
-    from treecalc.law.loader import effective
-
     record = registry.by_key(key)
     eff = effective(key)
     return {

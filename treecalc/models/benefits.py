@@ -49,9 +49,11 @@ from treecalc.models.benefit_tables import (  # the table lookups, re-exported l
     benefit_arrays,
     default_large_tree_leaf_area_m2,
 )
+from treecalc.models.growth import mortality_rate as _rate
+from treecalc.money import largest_remainder_cents
 from treecalc.quantities import in_range, number
 from treecalc.reference import data
-from treecalc.reference.species import UnknownSpecies, resolve_many
+from treecalc.reference.species import UnknownSpecies, resolve_in_zone, resolve_many, zones_listing
 from treecalc.schema import BENEFIT_QUANTITY_COLUMNS, DOLLAR_COLUMNS
 
 
@@ -131,8 +133,6 @@ def species_positions(species: pd.Series, zones: object = None) -> np.ndarray:
     res = resolve_many(names)
     code = res.loc[names, "code"].to_numpy(dtype=object)[codes]
     if zones is not None:
-        from treecalc.reference.species import resolve_in_zone
-
         zone_at = pd.Series(zones, index=species.index).to_numpy(dtype=object)  # a scalar is every tree's
         blank = pd.isna(zone_at) | (pd.Series(zone_at, dtype=object).astype(str).str.strip() == "").to_numpy()
         at = np.flatnonzero(~blank)
@@ -321,8 +321,6 @@ def shown_dollars(frame: pd.DataFrame) -> pd.DataFrame:
     largest remainder (:func:`treecalc.money.largest_remainder_cents`). Shown parts then add up to the shown
     total on every tree, and, summed, to the total of all trees. The one place this is done: the app's pages
     and downloads, the exports, the statement and the JSON all show these."""
-    from treecalc.money import largest_remainder_cents
-
     if not len(frame) or not all(c in frame for c in (*USD_PARTS, "usd_total_annual")):
         return frame.copy()
     cents = largest_remainder_cents(frame[list(USD_PARTS)].to_numpy(float), frame["usd_total_annual"].to_numpy(float))
@@ -337,8 +335,6 @@ def shown_tree_dollars(result: Mapping[str, Any]) -> dict[str, Any]:
     """:func:`benefits` of one tree with its dollars as shown (:func:`shown_dollars`): ``dollars`` the parts that
     add up to the total rounded once, and ``dollars_by_line`` the cents that add up to their part (electricity
     and natural gas to energy, CO2 sequestered and avoided to CO2)."""
-    from treecalc.money import largest_remainder_cents
-
     d, by = result["dollars"], result["dollars_by_line"]
     one = shown_dollars(
         pd.DataFrame([{**{f"usd_{k}": d[k] for k in DOLLAR_COLUMNS}, "usd_total_annual": d["total_annual"]}])
@@ -545,14 +541,10 @@ def benefits(
     >>> round(b["dollars"]["total_annual"], 2) == round(sum(v for k, v in b["dollars"].items() if k != "total_annual"), 2)
     True
     """
-    from treecalc.reference.species import resolve_in_zone, zones_listing
-
     if latitude is not None or longitude is not None:
         return _benefits_at(species, dbh_in, land_use, params, latitude, longitude, locals(), kw)
 
     if valuations:  # a rate out of range is refused before any work
-        from treecalc.models.growth import mortality_rate as _rate
-
         _rate(mortality_rate)
     try:
         dbh = float(dbh_in)
@@ -638,8 +630,6 @@ def _valuations(
 ) -> dict[str, Any]:
     """:func:`benefits`' replacement value (CTLA at ``condition``) and cumulative benefits (with growth and
     mortality; None: the literature's default rate); a dead tree's are 0."""
-    from treecalc.models.growth import mortality_rate as _rate
-
     m_rate = _rate(mortality_rate)
     return {
         "replacement_value_usd": float(

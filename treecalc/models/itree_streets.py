@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from treecalc.quantities import CM_PER_IN, GAL_PER_M3, KBTU_PER_THERM, LB_PER_KG
+from treecalc.quantities import CM_PER_IN, GAL_PER_M3, KBTU_PER_THERM, LB_PER_KG, in_range
 from treecalc.reference import data
 
 #: Factors interpolated for every tree, as named in ``benefit_tables.csv``.
@@ -293,7 +293,6 @@ def resolve_prices(
             close = difflib.get_close_matches(str(k), list(p), n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise ValueError(f"unknown price {k!r}{hint} known: {', '.join(p)}")
-        from treecalc.quantities import in_range
 
         # the range of --price (units.RANGES): 1e308 would make inf - inf = NaN benefits, shown as $0.00
         p[k] = in_range(f"price {k}", v, "price_usd")

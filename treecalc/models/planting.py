@@ -79,7 +79,7 @@ class Plan:
 def _solve(
     c: np.ndarray, A: np.ndarray, lb: np.ndarray, ub: np.ndarray, integrality: np.ndarray, var_ub: np.ndarray
 ) -> np.ndarray:
-    # imported here, not at the top: scipy.optimize costs ~0.4 s to import and most assessments need no MILP
+    # heavy: imported here, not at the top: scipy.optimize costs ~0.4 s to import and most assessments need no MILP
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     res = milp(

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.models import growth
-from treecalc.models.benefits import compute_benefits
+from treecalc.models.benefits import BenefitParams, compute_benefits
 
 
 class Assessment(Protocol):
@@ -85,8 +85,6 @@ _TREES_AT_A_TIME = 20_000
 def _parameters(resolved: dict[str, Any]) -> dict[str, Any]:
     """The benefit parameters of an assessment's resolved ones: a zone's resolution adds keys that are no
     parameter (``price_overrides``; the reference leaf area the user gave, apart from the zone's own)."""
-    from treecalc.models.benefits import BenefitParams
-
     out = {k: v for k, v in resolved.items() if k in BenefitParams.__dataclass_fields__}
     if "price_overrides" in resolved:  # the prices given, not the zone's own: trees in another zone take theirs
         out["prices"] = resolved["price_overrides"]

@@ -13,8 +13,12 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import norm_text
+from treecalc.messages import mark
+from treecalc.models import appraisal as ctla
+from treecalc.models import growth
 from treecalc.models.benefits import BenefitParams, compute_benefits, make_params
 from treecalc.money import round_cents
+from treecalc.quantities import OutOfRange, in_range, range_words
 from treecalc.reference.data import DEFAULT_ZONE
 from treecalc.schema import BENEFIT_SKIP
 
@@ -50,9 +54,6 @@ def _cumulative_years(basis: str, b: str) -> int:
     """The N of ``cumulative:N`` within its range (:data:`treecalc.quantities.RANGES` ``["cumulative_years"]``);
     :class:`~treecalc.quantities.OutOfRange` naming the option and the range, whether N is out of it, not a
     number or not given (``cumulative`` alone)."""
-    from treecalc.messages import mark
-    from treecalc.quantities import OutOfRange, in_range, range_words
-
     head, sep, n = b.partition(":")
     name = f"{mark('value_basis', 'cumulative:N')} (years)"
     try:
@@ -96,8 +97,6 @@ def value_function(
         if kind == "annual":
             return annual(codes, dbh, land_use)
         if kind == "cumulative":
-            from treecalc.models import growth
-
             return np.asarray(
                 growth.cumulative_benefits(
                     np.asarray(codes, dtype=object),
@@ -109,11 +108,10 @@ def value_function(
                 ),
                 dtype=float,
             )
-        from treecalc.models import appraisal as ctla
 
         cond = "good" if condition is None else condition
         if appraisal is not None:  # Guide for Plant Appraisal, 10th ed.: the trunk formula technique
-            from treecalc.models import appraisal10
+            from treecalc.models import appraisal10  # start-up: only when needed, not by every assess
 
             return np.asarray(
                 appraisal10.appraised_value(
@@ -143,7 +141,7 @@ def condition_for_appraisal(cond: pd.Series) -> tuple[np.ndarray, int]:
 def appraised_10th(trees: pd.DataFrame, mask: np.ndarray, appraisal: dict[str, Any], condition: Any) -> np.ndarray:
     """The 10th-edition appraised value of the trees in ``mask``: the fee schedule's unit cost, and each tree's
     functional and external limitations where the survey gives them (the schedule's otherwise)."""
-    from treecalc.models import appraisal10
+    from treecalc.models import appraisal10  # start-up: only when needed, not by every assess
 
     def pct(col: str, key: str) -> np.ndarray:
         default = float(appraisal.get(key, 100.0))

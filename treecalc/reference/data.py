@@ -17,14 +17,18 @@ from __future__ import annotations
 import csv
 import functools
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from treecalc.reference.datafolder import DATA_DIR, damaged_if_unreadable, data_file
+from treecalc.reference.table_cache import cached_arrays
 
 SPECIES_DIR = DATA_DIR / "species"
 EXAMPLES_DIR = DATA_DIR / "examples"
@@ -190,7 +194,6 @@ def _tables_in(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> BenefitTa
 def benefit_tables() -> BenefitTables:
     """The Northeast's resource tables (``species/benefit_tables.csv``), kept in the user's cache folder between
     runs (:mod:`treecalc.reference.table_cache`)."""
-    from treecalc.reference.table_cache import cached_arrays
 
     def build() -> tuple[dict[str, np.ndarray], Any]:
         arrays: dict[str, np.ndarray] = {}
@@ -248,8 +251,6 @@ def catalogue() -> pd.DataFrame:
     ``part575`` (``prohibited``/``regulated``/``none``). Kept in the user's cache folder between runs
     (:mod:`treecalc.reference.table_cache`): the species only other zones list are read from sixteen files.
     """
-    from treecalc.reference.table_cache import cached_arrays
-
     files = [Path(__file__), _species_file("catalogue.csv"), _species_file("local_status.csv")]
     files += [_zones_file("zones.csv")] + [_zones_file(f"{z}/species.csv") for z in zones().index if z != DEFAULT_ZONE]
     arrays, meta = cached_arrays("catalogue", files, lambda: _frame_out(_build_catalogue()))
@@ -376,8 +377,6 @@ def growth_utd() -> pd.DataFrame:
 @functools.cache
 def mortality() -> dict:
     """The default annual street-tree mortality and its source (``species/mortality.toml``)."""
-    import tomllib
-
     with damaged_if_unreadable("species/mortality.toml"), open(_species_file("mortality.toml"), "rb") as f:
         return tomllib.load(f)
 
@@ -397,8 +396,6 @@ def growth_age_class() -> tuple[np.ndarray, np.ndarray]:
 
 @functools.lru_cache(maxsize=8)
 def _arrow_keys(keys: tuple[str, ...]) -> Any:
-    import pyarrow as pa
-
     return pa.array(keys, type=pa.large_string())
 
 
@@ -413,8 +410,6 @@ def arrow_index(values: object, keys: tuple[str, ...]) -> np.ndarray | None:
     dtype = getattr(values, "dtype", None)
     if not (isinstance(values, pd.Series) and isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
         return None
-    import pyarrow as pa
-    import pyarrow.compute as pc
 
     idx = pc.index_in(pa.array(values.array), value_set=_arrow_keys(keys))
     return None if idx.null_count else idx.to_numpy().astype(np.intp)
@@ -629,7 +624,6 @@ _ZONE_FILES = ("benefit_tables.csv", "growth_age_class.csv", "species.csv")
 def zone_tables() -> ZoneTables:
     """Every zone's tables (:class:`ZoneTables`), built once per data folder and kept in the user's cache
     folder between runs (:mod:`treecalc.reference.table_cache`): building them is most of a command's start-up."""
-    from treecalc.reference.table_cache import cached_arrays
 
     def build() -> tuple[dict[str, np.ndarray], Any]:
         t = _build_zone_tables()

@@ -11,9 +11,11 @@ pyproj: https://pyproj4.github.io/pyproj/
 
 from __future__ import annotations
 
+import csv
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,6 +23,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from treecalc.reference import data
+from treecalc.reference.table_cache import cached_arrays
 
 
 def to_wgs84(x: ArrayLike, y: ArrayLike, crs: str) -> tuple[np.ndarray, np.ndarray]:
@@ -28,8 +31,8 @@ def to_wgs84(x: ArrayLike, y: ArrayLike, crs: str) -> tuple[np.ndarray, np.ndarr
 
     Raises ``ValueError`` naming the CRS when pyproj does not know it.
     """
-    from pyproj import CRS, Transformer
-    from pyproj.exceptions import CRSError
+    from pyproj import CRS, Transformer  # start-up: only when needed, not by every assess (pyproj)
+    from pyproj.exceptions import CRSError  # start-up: only when needed, not by every assess (pyproj)
 
     try:
         src = CRS.from_user_input(str(crs).strip())
@@ -279,10 +282,8 @@ def to_web_mercator(lat: np.ndarray, lon: np.ndarray) -> tuple[np.ndarray, np.nd
 
 @functools.cache
 def _regions() -> tuple[tuple[str, ...], list, object]:
-    import csv
-
-    import shapely
-    from shapely import wkt
+    import shapely  # start-up: only when needed, not by every assess (shapely)
+    from shapely import wkt  # start-up: only when needed, not by every assess (shapely)
 
     path = data.data_file("species/zones/regions.csv", data.SPECIES_DIR.parent)
     csv.field_size_limit(max(csv.field_size_limit(), 1 << 24))  # a zone's polygon is one WKT cell of ~200 kB
@@ -329,10 +330,6 @@ def _interior_cells(near_km: float = NEAR_KM, step: float = GRID_DEG) -> _Cells:
     """Which cells of the map lie inside one zone and farther than ``near_km`` from every boundary: a point in one
     is in that zone and near no other, as :func:`zones_at`'s polygon tests would find, with no test. Built once
     per boundaries file (kept in the tables' cache: :mod:`treecalc.reference.table_cache`)."""
-    from pathlib import Path
-
-    from treecalc.reference.table_cache import cached_arrays
-
     regions = data.data_file("species/zones/regions.csv", data.SPECIES_DIR.parent)
     name = f"zone_cells_{near_km:g}km_{step:g}deg"
     arrays, meta = cached_arrays(name, [Path(__file__), regions], lambda: _build_cells(near_km, step))
@@ -340,7 +337,7 @@ def _interior_cells(near_km: float = NEAR_KM, step: float = GRID_DEG) -> _Cells:
 
 
 def _build_cells(near_km: float, step: float) -> tuple[dict[str, np.ndarray], dict[str, float]]:
-    import shapely
+    import shapely  # start-up: only when needed, not by every assess (shapely)
 
     _, geoms, _ = _regions()
     xmin, ymin, xmax, ymax = shapely.total_bounds(geoms)
@@ -434,7 +431,7 @@ _CELLS_FROM = 1000
 
 def _zones_by_polygons(lat_a: np.ndarray, lon_a: np.ndarray, near_km: float) -> list[ZoneAt]:
     """:func:`zones_at` by the polygons themselves."""
-    import shapely
+    import shapely  # start-up: only when needed, not by every assess (shapely)
 
     codes, geoms, _ = _regions()
     x, y = to_web_mercator(lat_a, lon_a)
@@ -466,8 +463,8 @@ def _zones_by_polygons(lat_a: np.ndarray, lon_a: np.ndarray, near_km: float) -> 
 def _geodesic_km(g: Any, points: np.ndarray, lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
     """The distance in km on the WGS84 ellipsoid (pyproj's ``Geod.inv``) from each point to the nearest point of
     the zone ``g`` (found on the Mercator map, the boundaries' own coordinates)."""
-    import shapely
-    from pyproj import Geod
+    import shapely  # start-up: only when needed, not by every assess (shapely)
+    from pyproj import Geod  # start-up: only when needed, not by every assess (pyproj)
 
     ends = shapely.get_coordinates(shapely.shortest_line(g, points)).reshape(-1, 2, 2)[:, 0, :]
     on_lon = np.degrees(ends[:, 0] / _R)

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from treecalc.messages import quoted
@@ -213,7 +214,6 @@ _BATCH: dict[str, list[tuple[str, float]]] = {}
 def _suggest_batch(idx: _Index, keys: list[str], n: int = 3) -> dict[str, list[tuple[str, float]]]:
     """:func:`_suggest` of many keys at once (one score matrix per 2,000 keys: five times faster than
     a search per key, which kept a survey of 20,000 distinct unknown names reading for many seconds)."""
-    import numpy as np
     from rapidfuzz import fuzz, process  # only when a name is not found exactly (start-up of every command)
 
     out: dict[str, list[tuple[str, float]]] = {}

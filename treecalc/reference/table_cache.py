@@ -42,7 +42,7 @@ def cache_dir() -> Path | None:
     where = os.environ.get(CACHE_ENV)
     if where is not None:
         return None if where.strip().lower() in ("", "off", "0", "no") else Path(where).expanduser()
-    import platformdirs
+    import platformdirs  # start-up: only when needed, not by every assess (platformdirs)
 
     return Path(platformdirs.user_cache_dir("treecalc", appauthor=False)) / "tables"
 

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from treecalc.reference import data, geo
+from treecalc.reference.table_cache import cached_arrays
 
 #: Fine cells per side of a coarse cell the coarse level leaves open (0.01° cells for 0.1° coarse ones: about
 #: 1.1 km by 0.8 km at 42° N). Finer cells decide more points near the boundaries and take longer to build.
@@ -61,8 +62,6 @@ def zone_grid(near_km: float = geo.NEAR_KM, step: float | None = None, fine: int
     """The grid for the search radius ``near_km``, coarse cells of ``step`` degrees (default
     :data:`~treecalc.reference.geo.GRID_DEG`), cut ``fine`` times a side where needed: from the tables' cache,
     else built (a minute or so) and saved there."""
-    from treecalc.reference.table_cache import cached_arrays
-
     step = geo.GRID_DEG if step is None else step
     regions = data.data_file("species/zones/regions.csv", data.SPECIES_DIR.parent)
     name = f"zone_grid_{near_km:g}km_{step:g}deg_{fine}"
@@ -72,7 +71,7 @@ def zone_grid(near_km: float = geo.NEAR_KM, step: float | None = None, fine: int
 
 
 def _build(near_km: float, step: float, fine: int) -> tuple[dict[str, np.ndarray], dict[str, float]]:
-    import shapely
+    import shapely  # heavy: shapely, loaded only when this runs
 
     cells = geo._interior_cells(near_km, step)
     codes, geoms, _ = geo._regions()
@@ -215,7 +214,7 @@ def _by_polygons(lat: np.ndarray, lon: np.ndarray, near_km: float) -> tuple[np.n
     geodesic distance measured only where the map leaves it in doubt: a zone nearer on the map than
     :data:`SURE_NEAR` of the radius at the point's latitude is within it on the ellipsoid too (the margin of the
     grid's own "surely near" cells), and the distances themselves are not wanted here."""
-    import shapely
+    import shapely  # heavy: shapely, loaded only when this runs
 
     _, geoms, _ = geo._regions()
     x, y = geo.to_web_mercator(lat, lon)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 
 from treecalc.register import models as m
 from treecalc.register.db import RegisterError, now
@@ -49,7 +49,6 @@ def _forgive_failures(rec: Any, name: str) -> None:
     # a new account or a new password starts with no failed sign-ins against its name: tries under a name not yet
     # an account (or with the old password) would otherwise lock out the account just made, the first engineer's
     # too, with no one able to unlock it. The attempts stay in the table, marked forgiven (ok = 2), not counted.
-    from sqlalchemy import update
 
     rec.session.execute(update(m.SignIn).where(m.SignIn.name == name, m.SignIn.ok == 0).values(ok=2))
 

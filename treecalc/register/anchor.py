@@ -35,6 +35,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
+from treecalc.register.core import now
 from treecalc.register.damage import Broken
 from treecalc.register.db import RegisterError
 
@@ -51,7 +52,7 @@ def key_path() -> Path:
     given = os.environ.get(ENV_KEY, "").strip()
     if given:
         return Path(given).expanduser()
-    import platformdirs
+    import platformdirs  # heavy: platformdirs, loaded only when this runs
 
     return Path(platformdirs.user_config_dir("treecalc", appauthor=False)) / "anchor.key"
 
@@ -60,7 +61,7 @@ def anchor_dir() -> Path:
     given = os.environ.get(ENV_DIR, "").strip()
     if given:
         return Path(given).expanduser()
-    import platformdirs
+    import platformdirs  # heavy: platformdirs, loaded only when this runs
 
     return Path(platformdirs.user_state_dir("treecalc", appauthor=False)) / "anchors"
 
@@ -146,8 +147,6 @@ def signed_line(key: bytes, register: str, seq: int, head_hash: str, at: str) ->
 def sign(url: str, seq: int, head_hash: str) -> SignedHead:
     """Append the signed head (``seq``, ``head_hash``) of the register at ``url`` to its anchor file (the key
     made first when there is none)."""
-    from treecalc.register.core import now
-
     key = _read_key(create=True)
     assert key is not None
     head, line = signed_line(key, register_id(url), seq, head_hash, now())

@@ -26,6 +26,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from treecalc.register import models as m
+from treecalc.register.anchor import check
 from treecalc.register.core import GENESIS, Register, chain_hash, row_values
 from treecalc.register.damage import Broken, find_damage
 
@@ -38,8 +39,6 @@ def verify(reg: Register, *, anchors: bool = True) -> Broken | None:
     with reg.reading() as s:
         broken = verify_session(s)
     if broken is None and anchors:
-        from treecalc.register.anchor import check
-
         broken = check(reg)
     return broken
 

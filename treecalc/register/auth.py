@@ -71,8 +71,8 @@ def _attempt(reg: Register, name: str) -> int:
 def sign_in(reg: Register, name: str, password: str) -> tuple[str, str]:
     """(session token, role) for a right name and password; :class:`Throttled` after
     :data:`THROTTLE_FAILURES` failures in :data:`THROTTLE_WINDOW`; RegisterError for a wrong one."""
-    from argon2 import PasswordHasher
-    from argon2.exceptions import InvalidHashError, VerificationError
+    from argon2 import PasswordHasher  # heavy: argon2, loaded only when this runs
+    from argon2.exceptions import InvalidHashError, VerificationError  # heavy: argon2, loaded only when this runs
 
     attempt = _attempt(reg, name)  # committed: counted against the name whatever happens next
     with reg.reading() as s:

@@ -24,6 +24,8 @@ from sqlalchemy.orm import Session
 from treecalc.files import Replacing
 from treecalc.messages import quoted
 from treecalc.register import models as m
+from treecalc.register.anchor import sign_current
+from treecalc.register.audit import verify_session
 from treecalc.register.core import Register, RegisterError
 
 FORMAT = "treecalc-register-backup"
@@ -82,8 +84,6 @@ def backup(reg: Register, path: str | Path) -> dict[str, int]:
 def restore(reg: Register, path: str | Path) -> dict[str, int]:
     """Load a backup into an empty register; refused (nothing written) when the register holds events, the
     file is not a backup, or the restored register does not pass the audit."""
-    from treecalc.register.audit import verify_session
-
     p = Path(path)
     if not p.is_file():
         raise RegisterError(f"restore {path}: no such file")
@@ -151,7 +151,6 @@ def restore(reg: Register, path: str | Path) -> dict[str, int]:
             broken = verify_session(s)  # before the commit: a restore that does not audit is not kept
             if broken is not None:
                 raise RegisterError(f"restore {path}: the restored register does not pass the audit: {broken}")
-    from treecalc.register.anchor import sign_current
 
     sign_current(reg)  # the restored head, audited, signed for this database
     return counts

@@ -23,17 +23,29 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
+from treecalc.law.cites import section
+from treecalc.money import cents as to_cents
+from treecalc.money import parse_money_cents
+from treecalc.quantities import to_date as _to_date
+from treecalc.register import accounts, roles, voids
 from treecalc.register import models as m
-from treecalc.register import roles, voids
 from treecalc.register.damage import lock_head, naming_damage
 from treecalc.register.db import RegisterError, database_url, disk_error, make_engine, migrate, now, refuse_disk_error
 from treecalc.register.lawfiles import law_files
 from treecalc.register.owed import decided_cents, owed_balance, with_owed
 from treecalc.register.plantings import check_accepted, check_replant
-from treecalc.register.readings import case_readings, ledger, warranty_section, warranty_words, warranty_years
+from treecalc.register.readings import (
+    PLANTING_LAW,
+    case_readings,
+    ledger,
+    warranty_section,
+    warranty_words,
+    warranty_years,
+)
 
 CASE_KINDS = {
     "permit_application": "permit application",
@@ -96,8 +108,6 @@ def row_values(table: str, obj: Any) -> dict[str, Any]:
 def usd_to_cents(value: Any, what: str = "‹amount›", *, positive: bool = True) -> int:
     """An amount in dollars (``"1,250.50"``, ``1250.5``) as whole cents; a fraction of a cent, a negative or
     zero amount (``positive``) or one over $1 billion is refused naming ``what``."""
-    from treecalc.money import parse_money_cents
-
     d = parse_money_cents(value, what)
     if positive and d <= 0:
         raise RegisterError(f"{what} {value!r}: give an amount above zero")
@@ -120,7 +130,6 @@ def assessed_cents(value: Any) -> int | None:
     """An amount of the assessment's JSON (a float of dollars, or exact text) as cents, half up."""
     if value is None or isinstance(value, bool):
         return None
-    from treecalc.money import cents as to_cents
 
     return int(to_cents(Decimal(str(value))) * 100)
 
@@ -155,8 +164,6 @@ def fund_cents(assessment: dict[str, Any]) -> int | None:
 
 
 def to_date(value: Any, what: str) -> dt.date:
-    from treecalc.quantities import to_date as _to_date
-
     return _to_date(value, what)
 
 
@@ -784,16 +791,11 @@ class Register:
 
     def add_user(self, name: str, role: str, password: str, *, by: str) -> None:
         """Make an account, or set its role and password (:func:`treecalc.register.accounts.add`)."""
-        from treecalc.register import accounts
-
         accounts.add(self, name, role, password, by=by)
 
 
 def _hold_section() -> str:
     """The section of the hold on building permits and certificates, as the register's law in force today cites it."""
-    from treecalc.law.cites import section
-    from treecalc.register.readings import PLANTING_LAW
-
     return section(PLANTING_LAW, "sections.no_building_permit", dt.date.today())
 
 
@@ -885,6 +887,4 @@ def _retryable(e: Exception) -> bool:
 
 
 def _safe(url: str) -> str:
-    from sqlalchemy.engine import make_url
-
     return make_url(url).render_as_string(hide_password=True)

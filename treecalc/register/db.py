@@ -12,11 +12,14 @@ SQLite: WAL (readers never wait for a writer), a busy timeout, and every write t
 
 from __future__ import annotations
 
+import datetime as dt
+import errno
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 
 ENV = "TREECALC_DB"
@@ -37,7 +40,7 @@ class RegisterDamaged(RegisterError):
 
 
 def default_path() -> Path:
-    import platformdirs
+    import platformdirs  # heavy: platformdirs, loaded only when this runs
 
     return Path(platformdirs.user_data_dir("treecalc", appauthor=False)) / "register.db"
 
@@ -88,9 +91,6 @@ def disk_error(e: BaseException, url: str) -> str | None:
     """The sentence for a register that could not be read or written because of its disk: the full disk named
     with the register's path (SQLite's "database or disk is full", an OSError ENOSPC, or "disk I/O error" with
     under :data:`FULL_BYTES` free), or the I/O error with the path; None for any other error."""
-    import errno
-    import shutil
-
     orig = getattr(e, "orig", None) or e
     text = str(orig).strip().lower()
     nospace = isinstance(orig, OSError) and orig.errno == errno.ENOSPC
@@ -164,7 +164,7 @@ def make_engine(url: str) -> Engine:
 
 
 def alembic_config(url: str) -> Any:
-    from alembic.config import Config
+    from alembic.config import Config  # heavy: alembic, loaded only when this runs
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
@@ -174,8 +174,6 @@ def alembic_config(url: str) -> Any:
 
 def now() -> str:
     """This instant as the register writes one: ISO-8601 UTC text, to the microsecond."""
-    import datetime as dt
-
     return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
@@ -185,8 +183,6 @@ HEAD = "0006_links"
 
 def _at_head(engine: Engine) -> bool:
     """The database already at :data:`HEAD` (one query; Alembic, 0.8 s to import, is not needed then)."""
-    from sqlalchemy import inspect, text
-
     with engine.connect() as conn:
         if not inspect(conn).has_table("alembic_version"):
             return False
@@ -194,8 +190,6 @@ def _at_head(engine: Engine) -> bool:
 
 
 def _revision(engine: Engine) -> str | None:
-    from sqlalchemy import inspect, text
-
     with engine.connect() as conn:
         if not inspect(conn).has_table("alembic_version"):
             return None
@@ -207,10 +201,10 @@ def migrate(engine: Engine) -> None:
     A revision this treecalc does not know is a newer one's: refused with a sentence, never migrated."""
     if _at_head(engine):
         return
-    from alembic import command
-    from alembic.script import ScriptDirectory
-    from alembic.script.revision import RevisionError
-    from alembic.util import CommandError
+    from alembic import command  # heavy: alembic, loaded only when this runs
+    from alembic.script import ScriptDirectory  # heavy: alembic, loaded only when this runs
+    from alembic.script.revision import RevisionError  # heavy: alembic, loaded only when this runs
+    from alembic.util import CommandError  # heavy: alembic, loaded only when this runs
 
     cfg = alembic_config(engine.url.render_as_string(hide_password=False))
     rev = _revision(engine)

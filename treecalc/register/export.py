@@ -77,14 +77,15 @@ def _cell(v: Any) -> Any:
     """A CSV cell: text a spreadsheet would run as a formula (a title "=HYPERLINK(...)" from an applicant's
     file name, a note starting with a line break) is written with a leading apostrophe; amounts ("-12.50")
     stay numbers (:func:`treecalc.report.xlsx.csv_cell`, the one guard of every CSV written)."""
-    from treecalc.report.xlsx import csv_cell
+    from treecalc.report.xlsx import csv_cell  # heavy: pandas, numpy, xlsxwriter, ..., loaded only when this runs
 
     return "" if v is None else csv_cell(v)
 
 
 def _xlsx(path: str, data: dict[str, list[dict[str, Any]]]) -> int:
-    import xlsxwriter
+    import xlsxwriter  # heavy: xlsxwriter, loaded only when this runs
 
+    # heavy: pandas, numpy, xlsxwriter, ..., loaded only when this runs
     from treecalc.report.xlsx import needs_quote_prefix
 
     n = 0

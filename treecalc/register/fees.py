@@ -16,9 +16,11 @@ from typing import Any
 
 from sqlalchemy import select
 
+from treecalc.law.cites import section as cited
 from treecalc.register import models as m
 from treecalc.register import roles
 from treecalc.register.core import Register, RegisterError, cents_to_usd, fits, now, to_date, usd_to_cents
+from treecalc.register.readings import PLANTING_LAW
 
 #: the role that records a fee schedule (the Village Engineer keeps the Board's schedule: roles.MATRIX)
 ROLE = "engineer"
@@ -29,9 +31,6 @@ PROVISION = "sections.fee_schedule"
 def section(on: dt.date | None = None) -> str:
     """The section under which the Board sets the fee schedule, as the register's law in force on ``on`` (today
     when not given) cites it."""
-    from treecalc.law.cites import section as cited
-    from treecalc.register.readings import PLANTING_LAW
-
     return cited(PLANTING_LAW, PROVISION, on or dt.date.today())
 
 
@@ -55,6 +54,7 @@ def record(
 
     Refused: an account without the engineer role, a second schedule of one resolution date, a schedule that does
     not read (a fee of $0 on the per-tree basis, a multiplier out of range: the assessment's own checks)."""
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule
 
     by = roles.require(reg, by, "fee_schedule")  # said before the schedule is read; the write checks again
@@ -149,6 +149,7 @@ def as_option(row: dict[str, Any]) -> dict[str, Any]:
 def differs(options: dict[str, Any], schedule: dict[str, Any] | None, on: Any = None) -> list[str]:
     """The money options of an assessment (``fee_schedule``, ``fee_per_tree_usd``) that are not the schedule in
     force (``schedule``, :func:`in_force`'s; None: the data folder's), each in a sentence; [] when they are."""
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.rules.croton_on_hudson.schedule import not_in_force
 
     day = to_date(on, "‹on›") if on not in (None, "") else None

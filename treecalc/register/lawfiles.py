@@ -7,15 +7,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+from treecalc.law import law_files as village_files
+from treecalc.law import registry as jurisdictions
+
 
 def law_files(options: dict[str, Any]) -> dict[str, str]:
     """SHA-256 of the law files in force for an assessment: its jurisdiction's TOML, the site facts assumed,
     and the fee schedule (the file given, an in-line schedule's canonical JSON, or the bundled one). Any law the
     registry holds has its files hashed, from its own folder for a village held outside the data folder."""
-    from treecalc.law import law_files as village_files
-    from treecalc.law import registry as jurisdictions
-    from treecalc.law.access import DEFAULT_FEE_SCHEDULE
-    from treecalc.reference.datafolder import DATA_DIR
+    from treecalc.law.access import DEFAULT_FEE_SCHEDULE  # late-bound: DEFAULT_FEE_SCHEDULE looked up when called
+    from treecalc.reference.datafolder import DATA_DIR  # late-bound: DATA_DIR looked up when called
 
     out: dict[str, str] = {}
     village = str(options.get("jurisdiction") or "")

@@ -18,6 +18,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from treecalc.law import entries, entry
+from treecalc.money import cents as to_cents
 from treecalc.register import models as m
 from treecalc.register import voids
 
@@ -32,14 +34,10 @@ Usd = Callable[[int | None], str | None]
 
 def civil_section() -> str:
     """The section of the civil penalty (the law file's bracket, as it cites it)."""
-    from treecalc.law import entries
-
     return entries(PENALTY_LAW)[CIVIL_BRACKET].section
 
 
 def criminal_section() -> str:
-    from treecalc.law import entry
-
     return entry(PENALTY_LAW, CRIMINAL_ENTRY).section
 
 
@@ -47,7 +45,6 @@ def cents(value: Any) -> int | None:
     """An amount of the assessment's JSON (dollars, a number or exact text) as whole cents; None when not given."""
     if value is None or isinstance(value, bool):
         return None
-    from treecalc.money import cents as to_cents
 
     return int(to_cents(Decimal(str(value))) * 100)
 

@@ -8,7 +8,7 @@ MIN_PASSWORD = 10
 
 
 def hash_password(password: str) -> str:
-    from argon2 import PasswordHasher
+    from argon2 import PasswordHasher  # heavy: argon2, loaded only when this runs
 
     return PasswordHasher().hash(password)
 

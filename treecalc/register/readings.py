@@ -8,6 +8,10 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
+from treecalc.law import LawNotInForce, entry, law_files, readings, resolved
+from treecalc.law.words import period_words, spelled_years
+from treecalc.messages import mark
+from treecalc.reference.datafolder import BUNDLED_DATA_DIR
 from treecalc.register.db import RegisterError
 
 #: The law whose warranty the plantings follow and which sends forfeited bonds to the Fund
@@ -19,13 +23,10 @@ WARRANTY_ENTRIES = {False: "replacement.warranty_years", True: "replacement.repl
 def planting_law(on: dt.date, what: str = "‹accepted_on›") -> dict[str, Any]:
     """Chapter 208 in force on ``on`` (with treecalc's readings): the law a planting accepted that day is warranted
     under; a day before the earliest version held is refused naming it (its warranty is not held)."""
-    from treecalc.law import LawNotInForce, resolved
-
     try:
         return resolved(PLANTING_LAW, on)
     except LawNotInForce as e:
         # the law's refusal asks for a later assessment date; here the date to give is the one refused
-        from treecalc.messages import mark
 
         raise RegisterError(f"{what} {on.isoformat()}: {str(e).replace(mark('on'), what)}") from None
 
@@ -46,8 +47,6 @@ def warranty_years(on: dt.date, *, replant: bool) -> int:
 
 def warranty_section(replant: bool = False) -> str:
     """The section of §208-22G's warranty entry (as the law file cites it)."""
-    from treecalc.law import entry
-
     try:
         return entry(PLANTING_LAW, WARRANTY_ENTRIES[replant]).section
     except KeyError:
@@ -56,17 +55,12 @@ def warranty_section(replant: bool = False) -> str:
 
 def _lacks(key: str) -> RegisterError:
     """The refusal of a data folder copied before the law file held ``key``: names the file and the entry."""
-    from treecalc.law import law_files
-    from treecalc.reference.datafolder import BUNDLED_DATA_DIR
-
     where = law_files(PLANTING_LAW)[0]
     return RegisterError(f"{where} of the data folder has no entry {key}: copy it from {BUNDLED_DATA_DIR / where}")
 
 
 def warranty_words(years: int, replant: bool) -> str:
     """A planting's warranty in words: "three years from provisional acceptance", a replant's "from its own"."""
-    from treecalc.law.words import spelled_years
-
     own = "its own " if replant else ""
     return f"{spelled_years(years)} from {own}provisional acceptance"
 
@@ -74,9 +68,6 @@ def warranty_words(years: int, replant: bool) -> str:
 def replant_reading(on: dt.date) -> str:
     """How §208-22G's period of a replant is read (``replacement.replant_warranty_reading`` of the readings), its
     periods those of the law in force on ``on`` (the latest held for a day before it)."""
-    from treecalc.law import readings, resolved
-    from treecalc.law.words import period_words
-
     try:
         held = planting_law(on)
     except RegisterError:  # a planting recorded before plantings were checked against the law held
@@ -87,8 +78,6 @@ def replant_reading(on: dt.date) -> str:
 def fund_reading() -> dict[str, str]:
     """How the register reads §208-23C/§208-24B (``[fund]`` of the readings): ``forfeited_bond_sections`` and the
     ``forfeited_bond_reading`` sentence, filled."""
-    from treecalc.law import readings
-
     law = readings(PLANTING_LAW)
     held = {k: _held(law, "fund", k) for k in ("forfeited_bond_sections", "forfeited_bond_reading")}
     return {k: v.format_map(held) for k, v in held.items()}
@@ -96,8 +85,6 @@ def fund_reading() -> dict[str, str]:
 
 def _held(read: dict[str, Any], table: str, key: str) -> str:
     """A reading's text of the data folder's readings; a folder copied before it was added is refused naming it."""
-    from treecalc.reference.datafolder import BUNDLED_DATA_DIR
-
     text = (read.get(table) or {}).get(key)
     if not isinstance(text, str):
         where = f"readings/{PLANTING_LAW}.toml"

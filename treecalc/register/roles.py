@@ -14,6 +14,7 @@ drawn, a command that should stop early); :func:`may` answers for a role alone (
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -22,8 +23,10 @@ from typing import Any, Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from treecalc.law.cites import section
 from treecalc.register import models as m
 from treecalc.register.db import RegisterError
+from treecalc.register.readings import PLANTING_LAW
 
 
 class Register(Protocol):
@@ -59,10 +62,6 @@ class Act:
         """How the act is said, the section it cites as the law in force today holds it."""
         if not self.cites:
             return self.words
-        import datetime as dt
-
-        from treecalc.law.cites import section
-        from treecalc.register.readings import PLANTING_LAW
 
         return self.words.format(section=section(PLANTING_LAW, self.cites, dt.date.today()))
 

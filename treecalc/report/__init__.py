@@ -27,5 +27,6 @@ __all__ = ["penalties", "plain_answer", "report_data", "report_pdf", "trees_conc
 
 def __getattr__(name: str) -> Any:
     if name in _WHERE:
+        # start-up: a name's module loaded on its first use (the PDF's fpdf only for a PDF)
         return getattr(importlib.import_module(_WHERE[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

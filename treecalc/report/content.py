@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from treecalc.law.registry import DEFAULT, get
 from treecalc.report.held import parts_not_held
 from treecalc.report.json import assessment_json
+from treecalc.schema import HARMED
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -113,8 +115,6 @@ def _num(x: Any) -> float | None:  # any JSON value: a number, text, or somethin
 def law_record(d: Mapping[str, Any]) -> Any:
     """The registry's record of the law a report's JSON names (:mod:`treecalc.law.registry`; none named: the
     default law's)."""
-    from treecalc.law.registry import DEFAULT, get
-
     return get(d.get("jurisdiction") or DEFAULT)
 
 
@@ -298,8 +298,6 @@ def trees_concerned(d: Mapping[str, Any]) -> list[dict[str, Any]]:
 def harm_counts(d: Mapping[str, Any]) -> dict[str, int]:
     """Trees removed or damaged (``done``: the harm has happened) and trees only proposed for removal
     (``proposed``), from the per-tree rows' actions: a tree proposed for removal is not yet harmed."""
-    from treecalc.schema import HARMED
-
     acts = [str(r.get("action") or "") for r in d.get("per_tree") or []]
     return {  # topped and excessively pruned trees are harmed as much as damaged ones (offences of their own)
         "done": sum(a in HARMED and a != "remove" for a in acts),

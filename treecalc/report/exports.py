@@ -33,13 +33,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from treecalc import schema
-from treecalc.reference import data
+from treecalc.files import Replacing
+from treecalc.models.benefits import compute_benefits, dead_trees, shown_dollars, survey_zone
+from treecalc.reference import data, geo
 
 FORMATS = ("benefits", "opentreemap", "itree-eco")
 
@@ -110,9 +113,6 @@ def export_frame(
     trees: pd.DataFrame, fmt: str, site: dict[str, Any] | None = None, zone: str | None = None
 ) -> pd.DataFrame:
     """The trees of a survey (:attr:`treecalc.ingest.Survey.trees`) in layout ``fmt`` (one of :data:`FORMATS`)."""
-    from treecalc.models.benefits import compute_benefits, dead_trees, shown_dollars, survey_zone
-    from treecalc.reference import geo
-
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
     chosen = survey_zone(trees, site, zone)
@@ -184,8 +184,6 @@ def _other_part(name: object) -> str:
 def out_suffix(path: str, flag: str = "‹out›") -> str:
     """The extension of ``path`` that says what to write (:data:`OUT_SUFFIXES`); ValueError naming the formats
     for any other (".geojson", ".json", none), before anything is read or written."""
-    from pathlib import Path
-
     if not path.strip():
         raise ValueError(f"{flag} {path!r} is empty (an unset variable?): give a file name ending in .csv or .xlsx")
     suffix = Path(path).suffix.lower()
@@ -202,7 +200,7 @@ def out_suffix(path: str, flag: str = "‹out›") -> str:
 
 def csv_text(frame: pd.DataFrame) -> str:
     """``frame`` as CSV text, every text cell guarded against formulas (:func:`treecalc.report.xlsx.csv_frame`)."""
-    from treecalc.report.xlsx import csv_frame
+    from treecalc.report.xlsx import csv_frame  # heavy: xlsxwriter, loaded only when this runs
 
     return csv_frame(frame).to_csv(index=False, lineterminator="\n")
 
@@ -211,10 +209,6 @@ def write_table(frame: pd.DataFrame, path: str, sheet: str = "Trees", flag: str 
     """Write ``frame`` to ``path`` in the format its extension names (:func:`out_suffix`): CSV, or an xlsx of one
     sheet written by the statement's safe writer (texts never formulas, numbers at their columns' formats). The
     file is written whole or not at all (:class:`treecalc.files.Replacing`)."""
-    from pathlib import Path
-
-    from treecalc.files import Replacing
-
     suffix = out_suffix(path, flag)
     with Replacing(path, user_mode=True) as tmp:
         if suffix == ".csv":
@@ -224,7 +218,7 @@ def write_table(frame: pd.DataFrame, path: str, sheet: str = "Trees", flag: str 
 
 
 def _xlsx(frame: pd.DataFrame, path: str, sheet: str) -> None:
-    from treecalc.report.xlsx import Book
+    from treecalc.report.xlsx import Book  # heavy: xlsxwriter, loaded only when this runs
 
     book = Book(path)
     ws = book.sheet(sheet)

@@ -19,6 +19,9 @@ import functools
 import re
 from collections.abc import Iterator, Mapping
 
+from treecalc.law.registry import REGISTRY
+from treecalc.schema import COLUMNS, describe
+
 __all__ = ["field_label", "field_names", "quoting", "said"]
 
 #: A snake_case name standing alone: not in a path or a file name ("data/law/croton_on_hudson/fund.toml"), not
@@ -33,10 +36,11 @@ _VALUES = {"true": "yes", "false": "no", "yes": "yes", "no": "no"}
 @functools.cache
 def _labels() -> dict[str, str]:
     """Every field name's label (the site facts', the columns', the assessment's figures'), first found wins."""
-    from treecalc import results, schema
+    from treecalc import results, schema  # heavy: numpy, loaded only when this runs
+
+    # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
     from treecalc.ingest.site import SITE_FIELDS, SITE_LABELS
-    from treecalc.reference import data
-    from treecalc.schema import COLUMNS, describe
+    from treecalc.reference import data  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
     out: dict[str, str] = dict(SITE_LABELS)
     for k, c in COLUMNS.items():
@@ -77,8 +81,7 @@ def quoting(labels: Mapping[str, str]) -> Iterator[None]:
 def _values() -> dict[str, str]:
     """A cell that is a keyword of the code's alone (a jurisdiction's key, a basis of payment, a planting policy):
     what it stands for."""
-    from treecalc.law.registry import REGISTRY
-    from treecalc.report.content import BASIS_WORDS
+    from treecalc.report.content import BASIS_WORDS  # heavy: pandas, numpy, pyarrow, ..., loaded only when this runs
 
     out = {k: r.name for k, r in REGISTRY.items()}
     out.update({k: v[:1].upper() + v[1:] for k, v in BASIS_WORDS.items()})

@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from treecalc.law.registry import get
 from treecalc.models.projection import PLANTED, REMOVED
 from treecalc.report.cells import columns_table, finding_fields, header, key_info, kv_block, kv_header, records_table
 from treecalc.report.held import counts_trees, credits_value, replacement_not_held
+from treecalc.report.json import plain_columns
 from treecalc.report.xlsx import Book, Grid, as_text, cell_range, is_missing, scalar
 from treecalc.results import records as _records
 from treecalc.schema import NUM, SHARE, USD
@@ -28,8 +30,6 @@ def jurisdiction_name(a: Assessment) -> str:
     """The jurisdiction's full name ("Village of Croton-on-Hudson, Chapter 208") or the key as given."""
     key = str(a.jurisdiction or "")
     try:
-        from treecalc.law.registry import get
-
         return get(key).name
     except Exception:  # an unknown name: show it as given
         return key
@@ -187,8 +187,6 @@ def replacement_sheet(book: Book, a: Assessment) -> None:
 def fund_name(a: Assessment) -> str:
     """The name of the fund of the law the assessment applied, as its record gives it (:mod:`treecalc.law.registry`);
     "" for a law without one, or a jurisdiction not known."""
-    from treecalc.law.registry import get
-
     try:
         return get(a.jurisdiction).fund_name
     except ValueError:
@@ -343,8 +341,6 @@ def _offence_groups(book: Book, pen: Penalties | None) -> list[tuple[str, Any]]:
     """The Penalties sheet's tables of trees: definite offences, conditional ones, trees harmed that are no offence;
     each as (names, columns) when the finding holds its rows as columns (:class:`treecalc.results.Records`) and the
     rows are streamed, else as records (one dict a row: the per-cell writer, which the tests compare it with)."""
-    from treecalc.report.json import plain_columns
-
     titles = (
         "Definite offences (facts given): each tree with the sections it broke",
         "Conditional offences (rest on a fact that was assumed; not in the maxima)",

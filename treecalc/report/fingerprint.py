@@ -25,20 +25,37 @@ References
 from __future__ import annotations
 
 import datetime as _dt
+import datetime as dt
 import decimal
 import hashlib
+import io
 import json
 import math
 import re
 import shutil
 import tempfile
+import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from treecalc.assessment import assess
+from treecalc.files import read_limited
+from treecalc.ingest.errors import SurveyError
+from treecalc.ingest.limits import Limits
+from treecalc.ingest.sources.extent import preflight
+from treecalc.ingest.sources.zipguard import check_dimensions, check_zip, xlsx_sheet_parts
+from treecalc.ingest.zone import read_survey_in_zone
+from treecalc.law import registry
+from treecalc.messages import quoted, render, words_of
+from treecalc.reference.table_cache import file_sha256  # once per file and process: the tables' cache hashed them
 from treecalc.report.carriers import ATTACHMENT_NAME, JSON_ITEM, SHEET_NAME
 from treecalc.report.json import assessment_json
+from treecalc.report.json_text import assessment_json_chunks, text_pieces
+from treecalc.results import plain
+from treecalc.rules.croton_on_hudson.schedule import not_in_force
+from treecalc.schema import __version__
 
 __all__ = [
     "ATTACHMENT_NAME",
@@ -67,8 +84,6 @@ class StatementError(ValueError):
 
 def json_default(o: Any) -> Any:
     """Exact amounts (Decimal) as their text, dates in ISO form, numpy scalars as Python's: the JSON of ``--json``."""
-    from treecalc.results import plain
-
     if isinstance(o, decimal.Decimal):
         return str(o)
     if isinstance(o, (_dt.date, _dt.datetime)):
@@ -105,8 +120,7 @@ def _data_paths(jurisdiction: str) -> dict[str, Path]:
     not from what this process happened to read before, so that a statement's files are the same in a fresh
     process and in a server that has assessed other towns, and another town's amended law never stops a
     statement from verifying."""
-    from treecalc.law import registry
-    from treecalc.reference.datafolder import DATA_DIR
+    from treecalc.reference.datafolder import DATA_DIR  # late-bound: DATA_DIR looked up when called
 
     towns = {r.key for r in registry.records()}
     record = registry.by_key(jurisdiction) if jurisdiction in towns else None
@@ -125,8 +139,6 @@ def _data_paths(jurisdiction: str) -> dict[str, Path]:
 
 def result_sha256(assessment: Any) -> str:
     """SHA-256 of the assessment's JSON text (as ``treecalc assess --json`` prints it) without the fingerprint."""
-    from treecalc.report.json_text import assessment_json_chunks
-
     held = getattr(assessment, "fingerprint", None)
     assessment.fingerprint = None
     try:
@@ -138,8 +150,6 @@ def result_sha256(assessment: Any) -> str:
 def text_sha256(chunks: Iterable[str], sink: BinaryIO | None = None) -> str:
     """SHA-256 of the UTF-8 of the text ``"".join(chunks)``, encoded a piece at a time (the text of a big
     survey is never joined nor encoded whole); the UTF-8 is also written to ``sink`` when given."""
-    from treecalc.report.json_text import text_pieces
-
     h = hashlib.sha256()
     for piece in text_pieces(chunks):
         data = piece.encode("utf-8")
@@ -165,9 +175,6 @@ def make_fingerprint(
     """The fingerprint of ``assessment``, derived from ``survey`` (its path or bytes) with ``options`` (the keyword
     arguments of :func:`treecalc.assessment.assess`, and under ``"read"`` those of the reading, :data:`READ_OPTIONS`).
     ``result_sha`` is :func:`result_sha256` of it when the caller has it already (it wrote the JSON text)."""
-    from treecalc.reference.table_cache import file_sha256  # once per file and process: the tables' cache hashed them
-    from treecalc.schema import __version__
-
     opts = _plain_options(options)
     paths = _data_paths(assessment.jurisdiction)
     fee = opts.get("fee_schedule")
@@ -207,9 +214,6 @@ def attach(
 
 def assess_file(path: str | Path, options: Mapping[str, Any], *, isolated: bool = False) -> Any:
     """Read the survey at ``path`` and assess it with ``options`` (as a fingerprint records them), fingerprinted."""
-    from treecalc.assessment import assess
-    from treecalc.ingest.zone import read_survey_in_zone  # a zone's own species read in that zone again
-
     opts = dict(options)
     read_kw = dict(opts.pop("read", None) or {})
     unknown = sorted(set(read_kw) - set(READ_OPTIONS))
@@ -244,8 +248,6 @@ def _checked(fp: Any, where: str) -> dict[str, Any]:
     read = fp["options"].get("read") or {}
     column_map = read.get("column_map") if isinstance(read, dict) else None
     if column_map is not None:
-        from treecalc.ingest.limits import Limits
-
         # a map names the survey's columns, so it has no more entries than a survey may have columns
         most = Limits.from_env().columns
         n = len(column_map) if isinstance(column_map, (dict, list, str)) else 0
@@ -317,15 +319,7 @@ def _rows(ws: Any) -> list[tuple[Any, ...]]:
 def _from_xlsx(raw: bytes, where: str) -> tuple[dict[str, Any], dict[str, list[tuple[Any, ...]]]]:
     """The fingerprint of an Excel statement and the rows of its other sheets, once the workbook passed the checks
     a survey workbook passes (its zip container, the sheets' extent and strings: :mod:`treecalc.ingest.limits`)."""
-    import io
-    import zipfile
-
-    import openpyxl
-
-    from treecalc.ingest.errors import SurveyError
-    from treecalc.ingest.limits import Limits
-    from treecalc.ingest.sources.extent import preflight
-    from treecalc.ingest.sources.zipguard import check_dimensions, check_zip, xlsx_sheet_parts
+    import openpyxl  # start-up: only when needed, not by every assess (openpyxl)
 
     try:
         zf = check_zip(raw, where)
@@ -351,9 +345,7 @@ def _from_xlsx(raw: bytes, where: str) -> tuple[dict[str, Any], dict[str, list[t
 
 
 def _pdf_text(pdf: Any) -> list[str]:
-    import re
-
-    from pypdf import PdfReader
+    from pypdf import PdfReader  # start-up: only when needed, not by every assess (pypdf)
 
     # the date a report was prepared is the day it was written, not a figure of the assessment
     return [re.sub(r"Prepared \d{4}-\d{2}-\d{2}", "Prepared", p.extract_text() or "") for p in PdfReader(pdf).pages]
@@ -361,10 +353,8 @@ def _pdf_text(pdf: Any) -> list[str]:
 
 def _from_pdf(raw: bytes, where: str) -> tuple[dict[str, Any], list[str]]:
     """The fingerprint attached to a PDF report and the text of its pages."""
-    import io
-
-    from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    from pypdf import PdfReader  # start-up: only when needed, not by every assess (pypdf)
+    from pypdf.errors import PyPdfError  # start-up: only when needed, not by every assess (pypdf)
 
     try:
         files = PdfReader(io.BytesIO(raw)).attachments
@@ -395,8 +385,6 @@ def read_statement(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any
     The file is read within bounds, as a survey is: its size (:func:`treecalc.files.read_limited`), an Excel
     statement's zip container and sheets (:func:`treecalc.ingest.sources.extent.preflight`), the nesting of its
     JSON (:data:`MAX_DEPTH`). :func:`verify` runs it in the bounded child (:mod:`treecalc.ingest.isolated`)."""
-    from treecalc.files import read_limited
-
     p = Path(statement)
     if not p.is_file():
         raise _not_a_file("statement", p)
@@ -428,7 +416,7 @@ def read_fingerprint(statement: str | Path) -> tuple[dict[str, Any], dict[str, A
 def _read_isolated(statement: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None, Any]:
     """:func:`read_statement` in the bounded child: a statement made to exhaust memory or time costs a refusal
     naming it, never the verifier."""
-    from treecalc.ingest import isolated
+    from treecalc.ingest import isolated  # start-up: only when needed, not by every assess
 
     try:
         return isolated.run(read_statement, str(statement), what=f"statement {Path(statement).name}")
@@ -465,7 +453,7 @@ def _kind(rel: str) -> str:
 def _data_folder() -> dict[str, Path]:
     """The files of this verifier's data folder by their path in it: a statement's ``data_files`` are looked up
     here, never opened by the names it gives (a forged one named ``../../../etc/passwd`` or an 8 GB file)."""
-    from treecalc.reference.datafolder import DATA_DIR
+    from treecalc.reference.datafolder import DATA_DIR  # late-bound: DATA_DIR looked up when called
 
     return {p.relative_to(DATA_DIR).as_posix(): p for p in sorted(DATA_DIR.rglob("*")) if p.is_file()}
 
@@ -473,8 +461,6 @@ def _data_folder() -> dict[str, Path]:
 def _shown(text: Any, most: int = 80) -> str:
     """A name a statement gives, within bounds in a message (:func:`treecalc.messages.quoted`, without its quotes
     when whole: a file name reads as itself)."""
-    from treecalc.messages import quoted
-
     s = str(text)
     return s if len(s) <= most else quoted(s, most)
 
@@ -483,8 +469,6 @@ def _digest(value: Any) -> str:
     """A SHA-256 a statement records, as a message shows it: its first 12 hex digits, plainly, as the given file's
     is shown beside it (a hash is no one's words to quote); a value that is no SHA-256 (a forged statement) is said
     to be none, quoted within bounds."""
-    from treecalc.messages import quoted
-
     if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value):
         return f"{value[:12]}…"
     return f"(not a SHA-256: {quoted(value, 20)})"
@@ -498,7 +482,7 @@ def _not_a_file(what: str, p: Path) -> StatementError:
 
 
 def _file_differences(fp: Mapping[str, Any], fee_schedule: Path | None) -> list[str]:
-    from treecalc.reference.datafolder import DATA_DIR
+    from treecalc.reference.datafolder import DATA_DIR  # late-bound: DATA_DIR looked up when called
 
     out = []
     folder = _data_folder()
@@ -521,8 +505,6 @@ def _file_differences(fp: Mapping[str, Any], fee_schedule: Path | None) -> list[
 
 def _fee_bytes(path: Path) -> bytes:
     """A fee schedule's bytes, read within the bound its reading has (a schedule is a few lines of TOML)."""
-    from treecalc.files import read_limited
-
     return read_limited(path, "fee schedule", 1_000_000)
 
 
@@ -530,7 +512,7 @@ def _fee_schedule(fp: Mapping[str, Any], statement: str | Path, given: str | Pat
     """The fee schedule the assessment is derived again with: the file given to the verifier when the statement
     records one given apart (``fee_schedule_file``), never a path the statement names (a forged one would make
     the verifier read any file); a schedule of the data folder only from this verifier's data folder."""
-    from treecalc.reference.datafolder import DATA_DIR
+    from treecalc.reference.datafolder import DATA_DIR  # late-bound: DATA_DIR looked up when called
 
     recorded = fp.get("fee_schedule_file")
     named = fp["options"].get("fee_schedule")
@@ -605,11 +587,10 @@ def _xlsx_differences(mine: Mapping[str, list[tuple[Any, ...]]], derived: Any) -
     """The cells of an Excel statement (``mine``: its sheets' rows, read by :func:`read_statement`) that the
     statement written again from the derived assessment does not hold (the first of each sheet that differs); the
     Fingerprint sheet is checked apart."""
-    import io
+    import openpyxl  # start-up: only when needed, not by every assess (openpyxl)
+    from openpyxl.utils import get_column_letter  # start-up: only when needed, not by every assess (openpyxl)
 
-    import openpyxl
-    from openpyxl.utils import get_column_letter
-
+    # start-up: only when needed, not by every assess (xlsxwriter)
     from treecalc.report.statement import statement_bytes
 
     again = openpyxl.load_workbook(io.BytesIO(statement_bytes(derived)), read_only=True, data_only=True)
@@ -638,13 +619,10 @@ def _xlsx_differences(mine: Mapping[str, list[tuple[Any, ...]]], derived: Any) -
 def _pdf_differences(a: list[str], derived: Any, survey_name: str | None) -> list[str]:
     """The pages of a PDF report (``a``: their text, read by :func:`read_statement`) whose text the report written
     again from the derived assessment does not have."""
-    import io
-
-    from treecalc.report.content import report_data
-    from treecalc.report.pdf import report_pdf
+    from treecalc.report.content import report_data  # start-up: only when needed, not by every assess
+    from treecalc.report.pdf import report_pdf  # start-up: only when needed, not by every assess (fpdf, defusedxml)
 
     report = (derived.fingerprint or {}).get("report") or {}
-    from treecalc.messages import render, words_of
 
     words: Any = render  # written by the library: its keywords as they are
     if report.get("words") in ("app", "cli"):  # written by a presenter: in its words (the app's controls, the flags)
@@ -665,10 +643,6 @@ def money_options(
     schedule in force: the one it records (``fee_schedule_in_force``), else ``in_force`` of its date (the
     register's), else the data folder's on its date. A fee schedule file is the one given to the verifier (the
     options as :func:`verify` derives with them), never a path the statement names."""
-    import datetime as dt
-
-    from treecalc.rules.croton_on_hudson.schedule import not_in_force
-
     on = options.get("on")
     try:
         day = dt.date.fromisoformat(str(on)) if on else None
@@ -698,8 +672,6 @@ def verify(
     by its hash) and the data folder's own files: never a path the statement names. ``isolated``: the statement
     and the survey are read in the bounded child (:mod:`treecalc.ingest.isolated`), as the command line does.
     Raises :class:`StatementError` (a ValueError) for a statement or survey that cannot be checked."""
-    from treecalc.schema import __version__
-
     fp, doc, content = _read_isolated(statement) if isolated else read_statement(statement)
     sp = Path(survey)
     if not sp.is_file():

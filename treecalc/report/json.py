@@ -9,12 +9,18 @@ key for key and value for value, as the per-row conversion it replaces (``tests/
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from treecalc.law.registry import by_key
+from treecalc.models.benefits import USD_PARTS, shown_dollars
+from treecalc.money import cents
+from treecalc.report.held import parts_not_held
 from treecalc.results import exact_cents, plain
+from treecalc.schema import TREE_JSON_COLUMNS
 
 if TYPE_CHECKING:
     from treecalc.assessment import Assessment
@@ -80,8 +86,6 @@ def dollars_as_shown(trees: pd.DataFrame) -> pd.DataFrame:
     """``trees`` with its benefit dollars as every output shows them (:func:`treecalc.models.benefits.shown_dollars`: a
     tree's total to the cent, its parts the cents that add up to it), the other columns not copied (a frame of
     500,000 trees is hundreds of MB; only the six dollar columns are made anew)."""
-    from treecalc.models.benefits import USD_PARTS, shown_dollars
-
     dollars = [*USD_PARTS, "usd_total_annual"]
     if not len(trees) or not all(c in trees for c in dollars):
         return trees
@@ -114,10 +118,6 @@ def _fund_cents(fund: Fund, key: str) -> int | None:
 
 def _plan_cost_cents(plan: list[dict[str, Any]]) -> int:
     """The planting plan's cost in exact cents: each row's unit cost (dollars and cents) x its count."""
-    from decimal import Decimal
-
-    from treecalc.money import cents
-
     total = sum((Decimal(repr(float(r["unit_cost_usd"]))) * int(r["count"]) for r in plan), Decimal(0))
     return int(cents(total) * 100)
 
@@ -138,10 +138,6 @@ def _assessment_object(
 ) -> dict[str, Any]:
     """The JSON object, its tables made by ``frame_rows`` (a DataFrame's rows) and ``finding_rows`` (rows a finding
     holds): lists of dicts for :func:`assessment_json`, their JSON text for :func:`assessment_json_text`."""
-    from treecalc.law.registry import by_key
-    from treecalc.report.held import parts_not_held
-    from treecalc.schema import TREE_JSON_COLUMNS
-
     rep, fund, pen = a.replacement, a.fund, a.penalties
     plan = rep.plan or []
     first = plan[0] if plan else (rep.stock or [{}])[0]

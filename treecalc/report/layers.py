@@ -21,6 +21,14 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import pandas as pd
+
+from treecalc.files import Replacing
+from treecalc.ingest import zone as climate_zones
+from treecalc.ingest.columns import FLAG_FIELDS
+from treecalc.reference.geo import tree_lonlat
+from treecalc.report.held import trees_as_held
 from treecalc.report.json import assessment_json
 
 if TYPE_CHECKING:
@@ -65,8 +73,6 @@ def sidecar(path: str | Path) -> Path:
 def _tree_zones(a: Assessment) -> list[str]:
     """The climate zone each tree was valued in: the zone given for all, else each tree's own (its column or its
     coordinates), as the assessment found them."""
-    from treecalc.ingest import zone as climate_zones
-
     zone = a.options.get("zone") or {}
     if zone.get("source") == "given" or not len(a.trees):
         return [str(zone.get("zone") or "")] * len(a.trees)
@@ -79,8 +85,6 @@ def _tree_zones(a: Assessment) -> list[str]:
 def _surveyed_inputs(trees: Any, source: dict[str, Any]) -> list[str]:
     """The survey's own columns of flags and distance a tree was assessed with (those not surveyed are left out:
     written as "no" they would read back as surveyed)."""
-    from treecalc.ingest.columns import FLAG_FIELDS
-
     not_surveyed = set(source.get("flags_not_surveyed") or [])
     out = [f for f in FLAG_FIELDS if f in trees and f not in not_surveyed]
     if source.get("distance_surveyed") and "distance_to_residence_ft" in trees:
@@ -138,10 +142,6 @@ def _tree_parts(a: Assessment, table: Any) -> Any:
     """The trees' attributes of a law read in part or counting trees: whether a tree's removal needs the permit,
     not held (the words, not an empty or "no" value), and each removed tree's replacement trees (empty for one the
     law's text leaves undecided, the assessment's warnings saying why)."""
-    import pandas as pd
-
-    from treecalc.report.held import trees_as_held
-
     table = trees_as_held(a, table)
     by_tag = a.replacement.trees_by_tag
     if by_tag is not None and "tag" in table:
@@ -169,13 +169,8 @@ def left_out(rejected: list[dict[str, Any]]) -> str:
 def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
     """Write the trees of ``a`` to ``path`` (.gpkg, .geojson or .fgb) with the summary (see the module); returns
     the summary written. Each file is written beside its place and renamed into it."""
-    import geopandas as gpd
-    import numpy as np
-    import pandas as pd
-    from shapely import points
-
-    from treecalc.files import Replacing
-    from treecalc.reference.geo import tree_lonlat
+    import geopandas as gpd  # optional dependency: geopandas ([gis] extra)
+    from shapely import points  # heavy: shapely, loaded only when this runs
 
     p = Path(path)
     driver, summary_to = FORMATS[p.suffix.lower()]
@@ -213,7 +208,7 @@ def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
             options["DESCRIPTION"] = summary["rows_left_out"]
         layer.to_file(tmp, driver=driver, layer="trees", engine="pyogrio", layer_options=options)
         if summary_to == "layer":
-            import pyogrio
+            import pyogrio  # optional dependency: pyogrio ([gis] extra)
 
             facts = pd.DataFrame(
                 {"name": list(summary), "value": [json.dumps(v, default=str) for v in summary.values()]}

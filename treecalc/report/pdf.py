@@ -14,6 +14,7 @@ import contextvars
 import datetime as _dt
 import json
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
+from treecalc.files import Replacing
 from treecalc.messages import joined, letter, shown, voice
+from treecalc.report.carriers import ATTACHMENT_NAME
 from treecalc.report.content import (
     BASIS_WORDS,
     cited,
@@ -93,14 +96,14 @@ _CJK = "notosanssc"
 
 def _fonts(doc: FPDF, text: str) -> None:
     """Embed the report's fonts; the CJK one (8 MB to read) only when ``text`` has a character Fira lacks."""
-    import fontpkg_fira_sans
+    import fontpkg_fira_sans  # heavy: fontpkg_fira_sans, loaded only when this runs
 
     files = fontpkg_fira_sans.ROOT / "files"
     for style, name in (("", "Regular"), ("B", "Bold"), ("I", "Italic"), ("BI", "BoldItalic")):
         doc.add_font(FONT, style, files / f"FiraSans-{name}.ttf")
     have: Mapping[int, Any] = getattr(doc.fonts[FONT], "cmap", {})  # a TTFFont's code points -> glyphs
     if any(ord(ch) not in have for ch in set(text) if ch.isprintable() and not ch.isspace()):
-        import pylopdf_fonts_zh_cn
+        import pylopdf_fonts_zh_cn  # heavy: pylopdf_fonts_zh_cn, loaded only when this runs
 
         doc.add_font(_CJK, "", pylopdf_fonts_zh_cn.sans_path())
         doc.set_fallback_fonts([_CJK], exact_match=False)
@@ -517,8 +520,6 @@ def _rejected(doc: _Doc, d: Mapping[str, Any]) -> None:
 def statement_rows(lines: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
     """The statement's lines as rows; an item given once per tree more than ``MAX_REPEATED_LINES`` times becomes
     one row per section with the count (every tree is in the Trees concerned table and the Excel statement)."""
-    from collections import Counter
-
     counts = Counter(str(ln.get("item")) for ln in lines)
     rows: list[tuple[Any, ...]] = []
     done: set[tuple[str, str]] = set()
@@ -598,8 +599,6 @@ def _fingerprint(doc: _Doc, d: Mapping[str, Any], kind: str = "permit") -> None:
     """The fingerprint's figures in a short closing section, and the whole of it attached as JSON, which
     ``treecalc verify`` reads (:mod:`treecalc.report.fingerprint`), with the report's kind and whether the app's
     words were applied (``report``), so the report can be written again as it was."""
-
-    from treecalc.report.carriers import ATTACHMENT_NAME
 
     fp = d.get("fingerprint")
     if not fp:
@@ -689,8 +688,6 @@ def _report(d: Mapping[str, Any], survey_name: str | None, generated: _dt.date |
 
 def write_pdf(assessment: Assessment, path: str | os.PathLike[str], survey_name: str | None = None) -> None:
     """Write the report of ``assessment`` to ``path`` (via a temporary file renamed in place)."""
-    from treecalc.files import Replacing
-
     data = report_pdf(report_data(assessment, survey_name))
     # the user's usual mode (0644 for most), as the statement has: a report is a file meant to be shared
     with Replacing(path, user_mode=True) as tmp:

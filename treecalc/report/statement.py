@@ -38,6 +38,7 @@ figure whose part of the law is not held says so (:mod:`treecalc.report.held`).
 from __future__ import annotations
 
 import io
+import json
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from treecalc.law.registry import REGISTRY
+from treecalc.reference.data import price_units
+from treecalc.report import carriers as fpmod
 from treecalc.report.cells import (
     TREE_FIRST,
     flatten,
@@ -54,11 +58,13 @@ from treecalc.report.cells import (
     path_labels,
     unit_text,
 )
+from treecalc.report.content import plain_answer
 from treecalc.report.field_words import quoting
 from treecalc.report.finding_sheets import fund_name, fund_sheet, penalties_sheet, replacement_sheet
 from treecalc.report.finding_sheets import jurisdiction_name as _jurisdiction
 from treecalc.report.finding_sheets import value_basis as _value_basis
 from treecalc.report.held import TREE_COLUMNS_OF, parts_not_held, trees_as_held
+from treecalc.report.json import dollars_as_shown
 from treecalc.report.xlsx import (
     WIDTH_SAMPLE,
     Book,
@@ -209,8 +215,6 @@ def _out_of_pocket(a: Assessment) -> tuple[str, str, float, str, str] | None:
     """The applicant's total (planting cost + payment in lieu) as a Summary row, from the findings as the PDF
     adds it up (:func:`treecalc.report.content.plain_answer`); ``None`` when no replacement is required or the
     law has no fund."""
-    from treecalc.report.content import plain_answer
-
     rep, fund = a.replacement, a.fund
     if rep is None or not rep.required or not fund_name(a):
         return None
@@ -343,9 +347,6 @@ def _table_sheet(
 
 
 def _trees(book: Book, a: Assessment) -> None:
-    from treecalc.law.registry import REGISTRY
-    from treecalc.report.json import dollars_as_shown
-
     trees: Any = a.trees
     if not isinstance(trees, pd.DataFrame):
         trees = pd.DataFrame(_records(trees))
@@ -419,8 +420,6 @@ def _rejected(book: Book, a: Assessment) -> None:
 def _price_units() -> dict[str, str]:
     """Each i-Tree Streets price's unit as the statement writes it ("$/kWh"), from the prices table itself
     (:func:`treecalc.reference.data.price_units`, "USD/kWh")."""
-    from treecalc.reference.data import price_units
-
     return {group: "$/" + unit.removeprefix("USD/") for group, unit in price_units().items()}
 
 
@@ -512,10 +511,6 @@ def quoted_labels(a: Assessment) -> dict[str, str]:
 
 def _fingerprint(book: Book, a: Assessment) -> None:
     """The sheet ``treecalc verify`` reads: the fingerprint's figures for a reader, then the whole of it as JSON."""
-    import json
-
-    from treecalc.report import carriers as fpmod
-
     fp = a.fingerprint
     if not fp:
         return

@@ -23,6 +23,7 @@ def rules_module(jurisdiction: str) -> ModuleType:
     """The rules module of a jurisdiction (any accepted spelling), as its record names it (``assess(ctx)``,
     ``SECTIONS_APPLIED``, ``READING_ITEMS``); ValueError if unknown. Imported here, in the rules, by the name the
     registry holds: the registry, below the rules, names them without importing them."""
+    # start-up: only the rules of the law assessed are loaded (and the registry below names them, cycle-free)
     return importlib.import_module(get(jurisdiction).rules)
 
 
@@ -40,7 +41,7 @@ def standalone_module(package: str, name: str) -> ModuleType:
     if full in sys.modules:
         return sys.modules[full]
     if package in sys.modules:
-        return importlib.import_module(full)
+        return importlib.import_module(full)  # start-up: the one module asked for
     parent = importlib.util.find_spec(package)  # imports the package's parents, not the package
     locations = (parent.submodule_search_locations if parent is not None else None) or ()
     path = next((Path(p) / f"{name}.py" for p in locations if (Path(p) / f"{name}.py").is_file()), None)

@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc.law.schema import as_date
 from treecalc.models.benefits import BenefitParams
+from treecalc.models.growth import mortality_rate
 from treecalc.models.valuation import (
     appraised_10th,
     condition_for_appraisal,
@@ -61,12 +63,9 @@ class AssessOptions:
         library is refused in the same words, naming the option (:class:`treecalc.quantities.OutOfRange`)."""
         o = AssessOptions(**vars(self))
         o.continuing_days = whole_days(self.continuing_days)
-        from treecalc.law.schema import as_date
 
         o.on = as_date(self.on, "‹on› (the date of the application or violation)")
         if o.mortality is not None:
-            from treecalc.models.growth import mortality_rate
-
             o.mortality = mortality_rate(o.mortality)
         for key, (name, kind) in OPTION_RANGES.items():
             value = getattr(o, key)

@@ -129,6 +129,7 @@ def excavation_law(name: str | None) -> str:
 
 def chapter(key: str) -> ModuleType:
     """The excavation rules of the law ``key`` (its record's rules package, module ``excavation``)."""
+    # start-up: only the excavation rules of the law asked for are loaded
     return importlib.import_module(f"{jurisdictions.by_key(excavation_law(key)).rules}.excavation")
 
 

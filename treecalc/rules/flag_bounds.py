@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc.law import entry, operator_of, readings
+
 #: ``{permit[slope_percent]:g}`` in a label template: the entry whose number the label quotes
 _QUOTED = re.compile(r"\{(\w+)\[(\w+)\]")
 #: a number (a decimal point or comma) and the unit written after it, if any
@@ -97,8 +99,6 @@ def read_bounds(trees: pd.DataFrame, survey: Any, jurisdiction: str, law: dict[s
     """Mark as unclear (``trees["flags_unclear"]``, the flag taken as yes) the cells of each flag column whose header
     says another fact than the law's, where the answer does not establish the law's fact; returns the warnings
     that say so, each naming the column, the law's label (its number in force) and section, and the trees."""
-    from treecalc.law import entry, operator_of, readings
-
     out: list[str] = []
     for flag, template in (readings(jurisdiction).get("column_labels") or {}).items():
         header = _header_of(survey, flag)

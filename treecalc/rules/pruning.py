@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc.law import entry
 from treecalc.law.access import meets
 
 KEY = "conditions.excessive_pruning_min_percent"
@@ -41,7 +42,6 @@ def read_shares(trees: pd.DataFrame, jurisdiction: str, law: dict[str, Any]) -> 
             f"{int(given.sum())} tree(s) pruned by a stated share: the law applied sets no excessive-pruning share, "
             "so they are read as pruned (retained)"
         ]
-    from treecalc.law import entry
 
     section = entry(jurisdiction, KEY).section
     at = np.where(given, pct, -1.0)
@@ -96,6 +96,4 @@ def pruned_short_of_excessive(trees: pd.DataFrame, jurisdiction: str, law: dict[
 
 def street_pruning_section(jurisdiction: str) -> str:
     """The section :data:`STREET_KEY` cites in the law ``jurisdiction`` (§208-5C for Chapter 208)."""
-    from treecalc.law import entry
-
     return entry(jurisdiction, STREET_KEY).section

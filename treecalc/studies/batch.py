@@ -14,6 +14,7 @@ single-process figures cell for cell; the work runs on the :mod:`dask.distribute
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -22,12 +23,15 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from treecalc.ingest import zone as climate_zones
 from treecalc.ingest.columns import coordinate_columns, coordinate_fields
 from treecalc.ingest.sources.geoparquet import arrow_latlon, primary_column, without_bbox
-from treecalc.models.benefits import BenefitParams, compute_benefits
-from treecalc.reference import data
+from treecalc.models.benefits import BenefitParams, _zone_column, compute_benefits
+from treecalc.reference import data, geo
+from treecalc.reference.species import UnknownSpecies
+from treecalc.reference.zone_grid import zone_index_at
 from treecalc.studies.batch_output import (
     _can_write,
     _join,
@@ -62,7 +66,7 @@ class BatchResult:
 
 def _remote_files(url: str) -> tuple[str, list[str]]:
     """:func:`_files` of a URL, through fsspec (the file system's own package, s3fs or gcsfs, installed)."""
-    import fsspec
+    import fsspec  # heavy: fsspec, loaded only when this runs
 
     try:
         fs, root = fsspec.core.url_to_fs(url)
@@ -85,10 +89,10 @@ def _remote_files(url: str) -> tuple[str, list[str]]:
 
 def _parquet_file(file: str) -> Any:
     """A Parquet file (a path, or a URL opened through fsspec) for pyarrow to read its footer and row groups."""
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # heavy: pyarrow, loaded only when this runs
 
     if is_url(file):
-        import fsspec
+        import fsspec  # heavy: fsspec, loaded only when this runs
 
         return pq.ParquetFile(fsspec.open(file, "rb").open())
     return pq.ParquetFile(file)
@@ -115,7 +119,7 @@ def _files(source: str | Path) -> tuple[str, list[str]]:
 
 def read_input(path: str | Path, blocksize: str = "64MB") -> Any:
     """The input as a ``dask.dataframe`` (one partition per Parquet file or row group, CSV in blocks)."""
-    import dask.dataframe as dd
+    import dask.dataframe as dd  # heavy: dask, loaded only when this runs
 
     kind, files = _files(path)
     if kind == "parquet":
@@ -158,8 +162,6 @@ def _arrow_table(frame: pd.DataFrame, carried: Any = None) -> Any:
     (turning half a million disclosure cells into text and hashing them again cost more than the valuation),
     and of one type in every partition whatever its categories. ``carried``: an Arrow table of the input's other
     columns (a tree id), put in front as they were read, with no round trip through pandas."""
-    import pyarrow as pa
-
     cols: list[Any] = [] if carried is None else list(carried.columns)
     names: list[str] = [] if carried is None else list(carried.column_names)
     for c in frame.columns:
@@ -206,8 +208,6 @@ def _lonlat(part: pd.DataFrame, fields: dict[str, str], crs: str | None) -> tupl
     """The trees' longitude/latitude as ``assess`` reads them (:func:`treecalc.reference.geo.tree_lonlat`, after
     :func:`treecalc.reference.geo.xy_reading`'s questions), whether a coordinate cell is given but no number (``41.21N``),
     and whether the trees were placed by x/y read as WGS84 degrees."""
-    from treecalc.reference import geo
-
     frame = pd.DataFrame({f: part[c].to_numpy() for f, c in fields.items()}, index=part.index)
     site = {"crs": crs} if crs else {}
     try:
@@ -241,10 +241,6 @@ def place_trees(
     as ``assess`` reads them), found by :func:`treecalc.ingest.zone.zones_at` as ``assess`` and ``benefits
     --lat/--lon`` find it; else the Northeast, by default. x/y read as degrees that place no tree in any zone
     but would the other way round are refused as swapped (:func:`treecalc.reference.geo.swapped_at`)."""
-    from treecalc.models.benefits import _zone_column
-    from treecalc.reference import geo
-    from treecalc.reference.zone_grid import zone_index_at
-
     codes = list(data.zones().index)
     at = {c: i for i, c in enumerate(codes)}
     how_of = {w: np.int8(i) for i, w in enumerate(ZONE_FROM)}
@@ -307,8 +303,6 @@ def place_trees(
 def _placed_benefits(part: pd.DataFrame, params: BenefitParams, crs: str | None = None) -> pd.DataFrame:
     """:func:`compute_benefits` of the partition, each tree in the zone :func:`place_trees` finds for it (x/y in
     ``crs``), with ``zone_from`` after the figures."""
-    from treecalc.reference.species import UnknownSpecies
-
     placed = place_trees(part, params, coordinate_fields(part.columns), crs)
     try:
         out = compute_benefits(placed.drop(columns=["zone_from"]), params)
@@ -380,8 +374,6 @@ READ_COLUMNS = ("species", "species_code", "dbh_in", "land_use", "zone", "condit
 def _one_value_per_tree(file: str, schema: Any) -> None:
     """Refuse a column the valuation reads that holds a list (or a struct, a map) per tree, naming it and its
     type: no one figure can be read from it. Other such columns are carried through as they are."""
-    import pyarrow as pa
-
     read = set(READ_COLUMNS) | set(coordinate_fields(schema.names).values())
     for f in schema:
         if f.name in read and pa.types.is_nested(f.type):
@@ -445,8 +437,6 @@ def _frame_of(table: Any, piece: Piece, first_row: int) -> pd.DataFrame:
 def _read_piece(piece: Piece, rows: int | None = None) -> tuple[Any, pd.DataFrame]:
     """A piece as read (Arrow) and as ``compute_benefits`` reads it (:func:`_frame_of`); ``rows``: only the first
     rows."""
-    import pyarrow as pa
-
     pf = _parquet_file(piece.file)
     if rows is None:
         table = pf.read_row_groups(list(piece.row_groups))
@@ -469,8 +459,6 @@ def _value_piece(
 
     The input's other columns (a tree id) are carried from the Arrow table as read; the benefits are
     :func:`compute_benefits` of the piece, the figures of the single-process call cell for cell."""
-    import pyarrow as pa
-
     pf = _parquet_file(piece.file)
     geo = {b"geo": without_bbox(piece.geo).encode()} if piece.geo else None
     counts: Counter[str] = Counter()
@@ -502,8 +490,6 @@ def zone_notes(
     """What to say of the zones the trees were valued in: the zones with their counts, where the coordinates
     were read from (``coords``: the two columns, or a GeoParquet's geometry column alone; ``xy``: the columns are x/y, in ``crs`` or else read as WGS84 degrees), and how many trees
     were valued in the Northeast only by default, and why."""
-    from treecalc.reference import geo
-
     names = data.zones()["name"]
     out = []
     if zones:
@@ -568,8 +554,6 @@ ONE_THREAD = {v: "1" for v in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_N
 
 def default_workers() -> int:
     """The local cluster's worker processes by default: one per core this process may run on."""
-    import os
-
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
@@ -580,8 +564,8 @@ def local_cluster(workers: int, threads: int = 1) -> Any:
     """A :class:`distributed.LocalCluster` of ``workers`` processes of ``threads`` threads, each library's pool at
     one thread (:data:`ONE_THREAD`) and Dask's statistical profiler off (its thread takes the GIL from the
     task 100 times a second to sample its stack; nobody reads the profile of a batch run)."""
-    import dask
-    from distributed import LocalCluster
+    import dask  # heavy: dask, loaded only when this runs
+    from distributed import LocalCluster  # heavy: distributed, loaded only when this runs
 
     # worker processes (the GIL is not shared), no dashboard; a task's error is raised by the client, named: not
     # logged again with its traceback
@@ -610,7 +594,7 @@ def _grid_if_it_pays(total: int | None, text_file: str) -> bool:
     so, where it pays: only where a partition can have enough trees to be placed through it
     (:data:`~treecalc.reference.zone_grid.GRID_FROM`); fewer are placed by the polygons. ``total``: the trees, when
     known (Parquet); else a local text file's size bounds them (a line holds a tree in 8 bytes or more)."""
-    from treecalc.reference.zone_grid import GRID_FROM, zone_grid
+    from treecalc.reference.zone_grid import GRID_FROM, zone_grid  # late-bound: zone_grid looked up when called
 
     if total is None and text_file and not is_url(text_file):
         total = Path(text_file).stat().st_size // 8
@@ -624,7 +608,7 @@ def _warm(params: BenefitParams, placing: bool = False) -> bool:
     """Load the tables (and the derived tables of ``params``) in a worker once, before its partitions; with
     ``placing``, the zones' boundaries too (the trees are placed by their coordinates)."""
     if placing:
-        from treecalc.reference.zone_grid import zone_grid
+        from treecalc.reference.zone_grid import zone_grid  # late-bound: zone_grid looked up when called
 
         climate_zones.zones_at([40.0], [-75.0])
         zone_grid()  # built by the client before the workers start (:func:`benefits_batch`): read from the cache
@@ -636,7 +620,7 @@ def _warm(params: BenefitParams, placing: bool = False) -> bool:
 def _client(client: Any, scheduler: str | None, workers: int | None, threads: int) -> tuple[Any, list[Any]]:
     """The client to run on (``client``; else one of the scheduler at ``scheduler``, else of a local cluster) and
     what this run started, to close after it (the client first)."""
-    from distributed import Client
+    from distributed import Client  # heavy: distributed, loaded only when this runs
 
     owned: list[Any] = []
     if client is None:
@@ -685,7 +669,7 @@ def benefits_batch(
     ``out`` may be a URL (``s3://``, ``gs://``, ``memory://``: fsspec, the store's package installed): checked
     alike, its marker written first (so a store this process cannot write is refused before any work), and on a
     cluster each worker's write there probed before any tree is valued."""
-    import dask
+    import dask  # heavy: dask, loaded only when this runs
 
     # a file:// URL is the local path it names (Path() of it would be a relative folder named "file:")
     source, out = (p[len("file://") :] if isinstance(p, str) and p.startswith("file://") else p for p in (source, out))
@@ -752,7 +736,7 @@ def benefits_batch(
         served = "dashboard" in (info.get("services") or {})
         tell.start(f"on {where}" + (f" (Dask dashboard {client.dashboard_link})" if served else ""))
         try:
-            from distributed import as_completed
+            from distributed import as_completed  # heavy: distributed, loaded only when this runs
 
             counted = []
             for done in as_completed(futures):

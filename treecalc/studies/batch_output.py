@@ -5,7 +5,10 @@ replaced), and each partition's Parquet file written there a batch of rows at a 
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +22,7 @@ def is_url(source: str | Path) -> bool:
 
 def _write_options(schema: Any) -> dict[str, Any]:
     """How a partition's benefits are written (:func:`write_benefits`)."""
-    import pyarrow as pa
+    import pyarrow as pa  # heavy: pyarrow, loaded only when this runs
 
     keyed = [
         f.name
@@ -54,13 +57,13 @@ class _PartWriter:
         self.fh: Any = None
 
     def write(self, table: Any) -> None:
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # heavy: pyarrow, loaded only when this runs
 
         if self.writer is None:
             self.schema = table.schema
             where: Any = self.path
             if is_url(self.path):
-                import fsspec
+                import fsspec  # heavy: fsspec, loaded only when this runs
 
                 self.fh = where = fsspec.open(self.path, "wb").open()
             self.writer = pq.ParquetWriter(where, table.schema, **_write_options(table.schema))
@@ -148,7 +151,7 @@ def _only_ours(dst: str, names: list[str], ours: set[str]) -> None:
 def _out_fs(out: str) -> tuple[Any, str]:
     """The file system of an output named by a URL and the folder's path on it (fsspec; the store's package, s3fs
     or gcsfs, installed)."""
-    import fsspec
+    import fsspec  # heavy: fsspec, loaded only when this runs
 
     try:
         return fsspec.core.url_to_fs(out)
@@ -245,12 +248,7 @@ def _start_output(out: str, names: list[str]) -> None:
 def _can_write(folder: str) -> str:
     """On a worker: "" when it can create ``folder`` (a path, or a URL through fsspec) and write a file in it, else
     why not."""
-    import os
-    import tempfile
-
     if is_url(folder):
-        import uuid
-
         try:
             fs, root = _out_fs(folder)
             probe = f"{root.rstrip('/')}/.treecalc-probe-{uuid.uuid4().hex}"

@@ -56,7 +56,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from treecalc.assessment import _load_survey, assess
+from treecalc.frames import actions
+from treecalc.law import access
+from treecalc.law import registry as jurisdictions
+from treecalc.law.schema import as_date
 from treecalc.money import money
+from treecalc.reference import data
 from treecalc.studies import plan_regimes
 
 #: The most assessments a plan runs (each a full assessment of the survey: 0.07 s for a lot's
@@ -178,8 +184,6 @@ def _penalty_words(a: Any) -> tuple[str, str, str, str]:
 def _sections(a: Any) -> Any:
     """The sections of the law applied by part (:attr:`treecalc.law.registry.Jurisdiction.sections`), as the
     assessment recorded its law's sections on its date."""
-    from treecalc.law import registry as jurisdictions
-
     return jurisdictions.by_key(a.jurisdiction).parts(a.labels.sections)
 
 
@@ -203,8 +207,6 @@ def _key(v: Any) -> str:
 
 def _classes(trees: pd.DataFrame, optional: np.ndarray, dead: np.ndarray) -> list[list[int]]:
     """The optional trees in classes the law reads alike but for their size and value (positions, survey order)."""
-    from treecalc.reference import data
-
     cols = [c for c in trees.columns if c not in _NOT_LAW and c not in _SIZE]
     cat = data.catalogue()
     codes = trees["species_code"].astype(object).to_numpy()
@@ -248,8 +250,6 @@ def _ideals(members: list[int], value: np.ndarray, dbh: np.ndarray, limit: int) 
 
 def _split(trees: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(must-remove mask, optional mask, notes): the survey's proposed removals, read as the law reads them."""
-    from treecalc.frames import actions
-
     act = actions(trees)
     must = trees["must_remove"].fillna(False).to_numpy(bool) if "must_remove" in trees else np.zeros(len(trees), bool)
     notes: list[str] = []
@@ -344,8 +344,6 @@ def plan(
     options (``column_map``, ``species_map``) read the file. ``progress(done, of)`` is told after each candidate
     (``of`` the number the method will assess); an exception it raises stops the plan (the app's Cancel).
     """
-    from treecalc.assessment import assess
-
     _check_limit(max_assessments)
     budget = None if budget_usd is None else money(budget_usd)
     if budget is not None and budget < 0:
@@ -522,8 +520,6 @@ def _what_changes(chosen: list[int], prev: tuple[list[int], Any] | None, tags: n
 def _removals_left(a: Any, prev: tuple[list[int], Any] | None) -> str:
     """'leaves 2 trees removed or proposed for removal (H1, H2)' of the first step, 'makes 3 ...' of the others:
     the trees of the assessment removed or proposed, for a law that counts no removals in a window."""
-    from treecalc.frames import actions
-
     gone = np.isin(actions(a.trees), ("remove", "removed"))
     tags = [str(t) for t in a.trees["tag"].to_numpy(object)[gone]]
     m = len(tags)
@@ -534,9 +530,6 @@ def _removals_left(a: Any, prev: tuple[list[int], Any] | None) -> str:
 def _law_in_force(a: Any) -> dict[str, Any]:
     """The law in force on the assessment's date (``options["on"]``), not the latest held: a plan for an
     application made before an amendment quotes the numbers then in force."""
-    from treecalc.law import access
-    from treecalc.law.schema import as_date
-
     return access.law(a.jurisdiction, as_date((getattr(a, "options", None) or {}).get("on")))
 
 
@@ -663,8 +656,6 @@ def keep_limits(survey: Any, *, max_checks: int = KEEP_CHECKS, **options: Any) -
     and when the permit and the cost (:func:`costs`) are the same, keeping it changes nothing, said with the
     exclusion. ``options`` are :func:`treecalc.assessment.assess`'s, as for :func:`plan`.
     """
-    from treecalc.assessment import assess
-
     survey = _survey_read(survey, options)
     trees = survey.trees.reset_index(drop=True)
     must, optional, _ = _split(trees)
@@ -702,8 +693,6 @@ def keep_limits(survey: Any, *, max_checks: int = KEEP_CHECKS, **options: Any) -
 def _survey_read(survey: Any, options: dict[str, Any]) -> Any:
     """The survey read once with the reading's options (taken out of ``options``: the candidates are assessed on the
     survey read, not the file), in the zone the options or the site facts name."""
-    from treecalc.assessment import _load_survey
-
     return _load_survey(
         survey,
         species_map=options.pop("species_map", None),

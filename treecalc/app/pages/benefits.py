@@ -6,16 +6,19 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import charts, state, ui, views
+from treecalc.models import property_value as pv  # the page's defaults are the library's
+from treecalc.models.benefits import default_large_tree_leaf_area_m2, shown_dollars
 from treecalc.models.equivalents import SOURCES as EQUIVALENTS_SOURCES
 from treecalc.quantities import RANGES
+from treecalc.reference import data
+from treecalc.reference.data import reader_names
+from treecalc.reference.data import zones as zone_table
 
 USD_COLS = ["usd_stormwater", "usd_energy", "usd_air_quality", "usd_co2", "usd_property", "usd_total_annual"]
 
 
 def _sidebar() -> None:
     """Value basis, prices and aesthetic parameters, with their defaults and sources."""
-    from treecalc.reference import data
-
     with st.sidebar:
         st.subheader("Benefit parameters")
         b = dict(state.opt("benefit", {}) or {})
@@ -26,8 +29,6 @@ def _sidebar() -> None:
         pick = st.selectbox("i-Tree Streets climate zone", choices, index=now, key="w_zone")
         b["zone"] = None if pick == found else pick.split(" ")[0]
         with st.expander("Aesthetic / property value"):
-            from treecalc.models import property_value as pv  # defaults are the library's
-
             home = st.number_input(
                 "Median home sale price (USD)",
                 min_value=float(RANGES["home_price_usd"].low),
@@ -47,7 +48,6 @@ def _sidebar() -> None:
                 key="w_land_use",
             )
             b["land_use"] = None if lu == "unspecified" else lu
-            from treecalc.models.benefits import default_large_tree_leaf_area_m2
 
             d_lsa = default_large_tree_leaf_area_m2()
             lsa = st.number_input(
@@ -196,12 +196,10 @@ def body() -> None:
         return
     # each tree's total to the cent, as the law engine values it and the statement writes it, and its parts the
     # cents that add up to it: the tiles then add up to the total (each part rounded alone they did not)
-    from treecalc.models.benefits import shown_dollars
 
     ben = shown_dollars(ben)
     ident = [c for c in ("tag", "species") if c in sv.trees]
     table = pd.concat([sv.trees[ident], ben], axis=1)
-    from treecalc.reference.data import reader_names
 
     names = reader_names()
     table.insert(len(ident), "common_name", table["species_code"].map(names).fillna(table["species_code"]))
@@ -209,7 +207,6 @@ def body() -> None:
     _cards(ben, f"What these {len(ben):,} trees do each year")
     _totals(ben)
     zone = str(ben["zone"].iloc[0]) if "zone" in ben and len(ben) else "NoEastXXX"
-    from treecalc.reference.data import zones as zone_table
 
     counts = ben["zone"].astype(str).value_counts() if "zone" in ben else pd.Series(dtype=int)
     where = (

@@ -12,7 +12,9 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from treecalc.app import case_survey, cases, corrections, state, ui, views
+from treecalc.app import case_survey, cases, corrections, links, state, ui, views
+from treecalc.register import links as shared
+from treecalc.register.decisions import decide_penalty
 
 #: The warranty's entry and the hold's provision the register's pages cite (their sections read from the law)
 WARRANTY, HOLD = "replacement.warranty_years", "sections.no_building_permit"
@@ -112,8 +114,6 @@ def _owed(c: dict) -> None:
 
 
 def _applicant(token: str) -> None:
-    from treecalc.register import links as shared
-
     reg = cases.register()
     first = st.session_state.get("tc_case_link_opened") != token  # counted once a session, in its maker's list
     st.session_state["tc_case_link_opened"] = token
@@ -183,8 +183,6 @@ def _record(c: dict) -> None:
         return lambda: reg.decide(cid, by=by, outcome=outcome, on=day, conditions=conditions or None)
 
     def penalty() -> Callable[[], object]:
-        from treecalc.register.decisions import decide_penalty
-
         amount = st.text_input("Civil penalty assessed (USD; 0: released)", key="w_pen_amount")
         day = st.date_input("Date of the decision", value=_today(), key="w_pen_date")
         ref = st.text_input("Reference (the Board's resolution or minutes)", key="w_pen_ref")
@@ -230,9 +228,6 @@ def _record(c: dict) -> None:
     if cases.may("link"):
         st.markdown("**Applicant's link** (this case only, read-only)")
         if st.button("Make the applicant's link", key="w_case_link"):
-            from treecalc.app import links
-            from treecalc.register import links as shared
-
             days = links.default_days()
             token = shared.make_link(reg, by=by, kind="case", case_id=cid, days=days)
             expires = shared.open_link(reg, token).link

@@ -17,6 +17,7 @@ from treecalc.law.registry import with_chapter, with_excavation_input
 from treecalc.messages import head, subsection
 from treecalc.quantities import RANGES
 from treecalc.rules import excavation
+from treecalc.rules.excavation import volume_between_files
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -267,8 +268,6 @@ def _sections(sha: str, name: str, prismoidal: bool, metric: bool, _data: bytes)
 def _tin(sha: str, names: tuple[str, str], metric: bool, _data: tuple[bytes, bytes]) -> Any:
     paths = [state.tmp_upload(n, d) for n, d in zip(names, _data)]
     try:
-        from treecalc.rules.excavation import volume_between_files
-
         return volume_between_files(paths[0], paths[1], metric=metric)
     finally:
         for p in paths:

@@ -6,6 +6,8 @@ charged in that browser only)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from typing import Any
 
 import streamlit as st
@@ -17,9 +19,11 @@ from treecalc.app import (
     ui,
     views,
 )
+from treecalc.law import LawNotInForce
 from treecalc.law.registry import with_section
 from treecalc.quantities import RANGES
-from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml
+from treecalc.register import db, fees
+from treecalc.rules.croton_on_hudson.schedule import fee_schedule_toml, schedule_in_force
 
 #: The provisions of the law the page cites (their sections read from the law, never retyped)
 FEE, IN_LIEU, FUND = "sections.fee_schedule", "sections.in_lieu", "sections.fund"
@@ -28,11 +32,8 @@ FEE, IN_LIEU, FUND = "sections.fee_schedule", "sections.in_lieu", "sections.fund
 def _in_force() -> dict[str, Any]:
     """The schedule every assessment charges today: the register's in force (a Board resolution the Engineer
     recorded), else the data folder's (its placeholder said)."""
-    import datetime as dt
-
-    from treecalc.law import LawNotInForce
+    # late-bound: DEFAULT_FEE_SCHEDULE looked up when called
     from treecalc.law.access import DEFAULT_FEE_SCHEDULE, read_toml
-    from treecalc.rules.croton_on_hudson.schedule import schedule_in_force
 
     village = state.village_schedule()
     if village is not None:
@@ -53,10 +54,6 @@ def _charge(s: dict[str, Any]) -> str:
 
 def _record_form() -> None:
     """An engineer records the Board's new schedule in the register (the register checks the role again)."""
-    import datetime as dt
-
-    from treecalc.register import fees
-
     who = cases.user()
     assert who is not None
     with st.form("w_fee_record"):
@@ -110,8 +107,6 @@ def _record_form() -> None:
 
 def _schedule_section() -> dict[str, Any]:
     """The schedule in force (every visitor), its history (the register's), and the record form (an engineer)."""
-    from treecalc.register import fees
-
     now = _in_force()
     st.markdown(f"**In force today:** {_charge(now)}, {now.get('label') or 'fee schedule'}.")
     if now.get("placeholder"):
@@ -143,10 +138,6 @@ def _schedule_section() -> dict[str, Any]:
 
 
 def _register_known() -> bool:
-    import os
-
-    from treecalc.register import db
-
     return bool(os.environ.get(db.ENV)) or db.default_path().is_file() or cases.user() is not None
 
 

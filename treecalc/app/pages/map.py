@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import streamlit as st
 
 from treecalc.app import map as tree_map
 from treecalc.app import state, ui, views
+from treecalc.report.exports import export_frame
+from treecalc.report.layers import write_layers
 
 
 def _site(a) -> dict:
@@ -18,11 +23,6 @@ def _site(a) -> dict:
 def gpkg_bytes(a) -> bytes:
     """The trees of ``a`` as a GeoPackage (:func:`treecalc.report.layers.write_layers`: a point per tree with its
     assessment, and the summary), made when the user clicks."""
-    import tempfile
-    from pathlib import Path
-
-    from treecalc.report.layers import write_layers
-
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "trees.gpkg"
         write_layers(a, path)
@@ -31,8 +31,6 @@ def gpkg_bytes(a) -> bytes:
 
 def export_csv(a, fmt: str) -> bytes:
     """The survey's trees in the layout of ``treecalc survey --export fmt`` (itree-eco, opentreemap), as CSV."""
-    from treecalc.report.exports import export_frame
-
     survey = getattr(a, "survey", None)
     zone = (state.opt("benefit", {}) or {}).get("zone")
     frame = export_frame(survey.trees if survey is not None else a.trees, fmt, _site(a), zone)

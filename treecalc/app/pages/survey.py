@@ -8,7 +8,11 @@ import pandas as pd
 import streamlit as st
 
 from treecalc.app import links, page_path, state, tree_facts, ui, views
+from treecalc.ingest import FIELDS, SITE_ASSUMED, SITE_FIELDS
+from treecalc.ingest.site import coerce, law_site_why
+from treecalc.law import readings
 from treecalc.law.registry import by_key, get_or_default, records
+from treecalc.reference.data import zones as zone_table
 
 #: The tree table's columns, the figures the survey is about first (in sight at 1,280 px)
 TREE_FIRST = ("tag", "species", "dbh_in", "action")
@@ -131,7 +135,6 @@ def _columns(sv, expanded: bool) -> None:
     if not cmap:
         st.caption("The reader did not report its column map.")
         return
-    from treecalc.ingest import FIELDS
 
     options = list(dict.fromkeys([*FIELDS, *[str(v) for v in cmap.values() if v]]))
     if "ignore" not in options:
@@ -184,9 +187,6 @@ def _site_groups(applied: str | None = None) -> list[tuple[str, list[str]]]:
     """The site facts grouped by the law that reads them (its ``[site_why]``), each fact once: the law applied
     (``applied``) first, with every fact it reads, so that a Wesley Hills lot's facts are not below twelve that
     only Croton-on-Hudson reads; then the other laws, in the registry's order."""
-    from treecalc.ingest import SITE_FIELDS
-    from treecalc.law import readings
-
     seen = {"jurisdiction"}
     groups = []
     for key, title in sorted(site_laws(), key=lambda kt: kt[0] != applied):  # a stable sort: the rest keep order
@@ -208,9 +208,6 @@ def applied_law(site: dict) -> str:
 def not_given_caption(k: str, applied: str) -> str:
     """What a fact not given means under the law applied: the law assumed (the jurisdiction), a fact that law does
     not read, or what it assumes, in its words (a value only when the words do not say it)."""
-    from treecalc.ingest import SITE_ASSUMED
-    from treecalc.ingest.site import law_site_why
-
     record = by_key(applied)
     if k == "jurisdiction":
         return f"Not given: the survey is assessed under {record.chapter}, the default."
@@ -226,8 +223,6 @@ def not_given_caption(k: str, applied: str) -> str:
 
 
 def _as_bool(k: str, value) -> bool | None:
-    from treecalc.ingest.site import coerce
-
     try:
         return bool(coerce(k, value))
     except ValueError:
@@ -250,8 +245,6 @@ def _site_input(k: str, kind: str, value, key: str):
 def _site(sv) -> None:
     """The site facts as a form: plain labels grouped by the law that reads them, each with where its value
     came from or, when not given, what is assumed and why (the law's own words)."""
-    from treecalc.ingest import SITE_FIELDS
-
     site = dict(getattr(sv, "site", {}) or {})
     overrides = dict(state.read_opts().get("site") or {})
     applied = applied_law(site)
@@ -338,7 +331,6 @@ def body() -> None:
     if reasons := summary.get("rejected_reasons"):
         st.caption("Rejected: " + "; ".join(f"{k}: {v}" for k, v in reasons.items()))
     zone = state.survey_zone(sv, (state.opt("benefit", {}) or {}).get("zone"))
-    from treecalc.reference.data import zones as zone_table
 
     where = (  # trees in several zones: each valued in its own, the zones counted
         "i-Tree Streets climate zones, each tree its own: "

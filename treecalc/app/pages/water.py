@@ -13,6 +13,8 @@ import streamlit as st
 from treecalc.app import ui
 from treecalc.law.numbers import law_on
 from treecalc.law.registry import with_chapter
+from treecalc.rules.croton_on_hudson import ch223_meter as meter
+from treecalc.rules.croton_on_hudson import ch223_water as water
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -104,8 +106,6 @@ def _events_table(events: list[Any]) -> pd.DataFrame:
 
 
 def _schedule() -> pd.DataFrame | None:
-    from treecalc.rules.croton_on_hudson import ch223_water as water
-
     # the sections are the law file's entries and records (data/law/croton_on_hudson/ch223_water.toml)
     monthly = water.LAW["monthly_penalty_rate"].section
     whole = monthly.split("(")[0]  # the section the paragraph is of
@@ -219,9 +219,7 @@ RATE_HELP = "0: no dollar figures."
 
 
 def _meter() -> pd.DataFrame | None:
-    from treecalc.rules.croton_on_hudson import ch223_meter as water
-
-    st.subheader(f"Meter accuracy test ({water.LAW['meter_tolerance'].section})")
+    st.subheader(f"Meter accuracy test ({meter.LAW['meter_tolerance'].section})")
     c1, c2, c3 = st.columns(3)
     billed = ui.number_field(
         c1, "Billed consumption, tested period", (0.0, 1e12), 12_000.0, 100.0, "w_meter_billed", help=UNIT_HELP
@@ -243,7 +241,7 @@ def _meter() -> pd.DataFrame | None:
     # separated by spaces, ';' or ', ' -- a comma between digits ("1,8") is a decimal comma and is refused
     results = [f"{err}"] + [b.rstrip(",") for b in re.split(r"[;\s]+", more.strip()) if b.rstrip(",")]
     try:
-        r = water.meter_test(f"{billed}", results, f"{fee:.2f}", f"{rate}" if rate else None)
+        r = meter.meter_test(f"{billed}", results, f"{fee:.2f}", f"{rate}" if rate else None)
     except ValueError as e:
         st.error(str(e))
         return None

@@ -7,6 +7,7 @@ import re
 import zipfile
 from operator import itemgetter
 
+from treecalc.ingest.columns import column_letters
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.limits import Limits, refuse
 from treecalc.ingest.sources.zipguard import col_index
@@ -66,8 +67,6 @@ def _chunks(zf: zipfile.ZipFile, member: str, name: str):
 
 
 def _ref(row0: int, col0: int) -> str:
-    from treecalc.ingest.columns import column_letters
-
     return f"{column_letters(col0)}{row0 + 1}"
 
 
@@ -150,8 +149,6 @@ def _vouch_patterns(last_row: int, last_col: int) -> tuple[re.Pattern[bytes], re
     A1 to (last_row, last_col), 0-based: any whose reference is not a plain one within it. Each pattern
     starts with its tag's name, which the regex engine looks for as a literal, and says what is allowed
     in one look-ahead: a cell costs one match of its reference."""
-    from treecalc.ingest.columns import column_letters
-
     rows = _at_most(str(last_row + 1), "0123456789")
     cols = _at_most(column_letters(last_col), "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     cells = f'<c(?! r="(?:{cols})(?:{rows})")(?=[\\s/>])'

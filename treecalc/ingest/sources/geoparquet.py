@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 __all__ = ["arrow_latlon", "geometry_latlon", "primary_column", "without_bbox"]
 
@@ -22,7 +23,7 @@ __all__ = ["arrow_latlon", "geometry_latlon", "primary_column", "without_bbox"]
 def _geo_meta(geo: str, file: str) -> tuple[str, Any]:
     """The primary geometry column of GeoParquet ``geo`` metadata and its CRS (a pyproj CRS; OGC:CRS84, the
     specification's default, when the metadata names none); a column not encoded as WKB is refused naming it."""
-    from pyproj import CRS
+    from pyproj import CRS  # heavy: pyproj, loaded only when this runs
 
     try:
         meta = json.loads(geo)
@@ -46,8 +47,8 @@ def _geo_meta(geo: str, file: str) -> tuple[str, Any]:
 def geometry_latlon(frame: pd.DataFrame, geo: str, file: str) -> tuple[np.ndarray, np.ndarray]:
     """Each tree's latitude and longitude (WGS84 degrees; NaN without a point) from the GeoParquet geometry column
     the ``geo`` metadata names, reprojected from its CRS; a tree that is not a point is an error naming its row."""
-    import shapely
-    from pyproj import Transformer
+    import shapely  # heavy: shapely, loaded only when this runs
+    from pyproj import Transformer  # heavy: pyproj, loaded only when this runs
 
     column, crs = _geo_meta(geo, file)
     geoms = shapely.from_wkb(frame[column].to_numpy(dtype=object), on_invalid="raise")
@@ -79,8 +80,6 @@ def _wkb_points(column: Any) -> tuple[np.ndarray, np.ndarray] | None:
     """x and y of an Arrow binary column whose every value is a little-endian 2D WKB point (NaN where null), read
     from its buffers with no geometry object per tree; None when any value is something else (the caller decodes
     those through shapely, which names what is wrong)."""
-    import pyarrow as pa
-
     arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     if not (pa.types.is_binary(arr.type) or pa.types.is_large_binary(arr.type)):
         return None
@@ -109,7 +108,7 @@ def arrow_latlon(table: Any, geo: str, file: str, first_row: int = 0) -> tuple[n
     the WKB bytes when every one is a plain 2D point (geopandas writes them so), else decoded by shapely, which
     names a tree that is not a point. Half a million trees' points are read in milliseconds, not the second that
     a geometry object per tree cost."""
-    from pyproj import Transformer
+    from pyproj import Transformer  # heavy: pyproj, loaded only when this runs
 
     column, crs = _geo_meta(geo, file)
     fast = _wkb_points(table.column(column))

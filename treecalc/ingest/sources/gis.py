@@ -26,8 +26,9 @@ from typing import Any
 
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.limits import Limits, refuse
-from treecalc.ingest.sources.filetype import SIZE_ADVICE
+from treecalc.ingest.sources.filetype import SIZE_ADVICE, sniff
 from treecalc.ingest.sources.workbook import Source
+from treecalc.ingest.sources.zipguard import check_zip
 
 #: what each GIS format is called in a message, by the key :func:`gis_kind` gives
 GIS_LOOKS = {
@@ -55,8 +56,6 @@ GIS_READ = {"gpkg": "gpkg", "shp": "shp", "zipped_shp": "shp", "geojson": "geojs
 def gis_kind(data: bytes, ext: str = "") -> str | None:
     """The GIS format read here that the bytes are (a key of :data:`GIS_LOOKS`; a zip holding a .shp is ``"shp"``),
     as the reader's sniffing tells it, or None. ``ext`` is not read: the content decides."""
-    from treecalc.ingest.sources.filetype import sniff
-
     return GIS_READ.get(sniff(data))
 
 
@@ -89,8 +88,6 @@ def shapefile_parts(path: str | os.PathLike[str], max_bytes: int) -> bytes:
 def _check_container(data: bytes, kind: str, name: str, max_bytes: int) -> None:
     """The checks before GDAL opens the bytes: a zip's bombs and expansion, a KML's prolog."""
     if data[:4] == b"PK\x03\x04":
-        from treecalc.ingest.sources.zipguard import check_zip
-
         zf = check_zip(data, name)
         total = sum(i.file_size for i in zf.infolist())
         if total > max_bytes:
@@ -99,8 +96,8 @@ def _check_container(data: bytes, kind: str, name: str, max_bytes: int) -> None:
                 f"limit; {SIZE_ADVICE}"
             )
     elif kind == "kml":
-        import defusedxml
-        import defusedxml.ElementTree as DET
+        import defusedxml  # start-up: only when needed, not by every assess (defusedxml)
+        import defusedxml.ElementTree as DET  # start-up: only when needed, not by every assess (defusedxml)
 
         try:
             for _ in DET.iterparse(io.BytesIO(data), events=("start",), forbid_dtd=True):
@@ -192,8 +189,9 @@ def _gis_readers(name: str, kind: str) -> Any:
     """pyogrio, with geopandas beside it (its read_dataframe returns a GeoDataFrame); without the gis extra, a GIS
     file is refused naming the extra to install."""
     try:
+        # optional dependency: absent when its extra is not installed
         import geopandas  # noqa: F401
-        import pyogrio
+        import pyogrio  # optional dependency: absent when its extra is not installed
     except ImportError:
         raise SurveyError(
             f"{name} is {GIS_LOOKS[kind]}; reading GIS layers needs the gis extra: {INSTALL_HINT}"
@@ -271,7 +269,7 @@ def open_gis(data: bytes, name: str, kind: str, lim: Limits, layer: str | None, 
 
 def _cells(col: Any) -> list[Any]:
     """A column's values as cells: blank for a missing value, dates and times as Python's, numbers as numbers."""
-    import pandas as pd
+    import pandas as pd  # heavy: pandas, loaded only when this runs
 
     out = col.astype(object).where(col.notna(), None).tolist()
     return [v.to_pydatetime() if isinstance(v, pd.Timestamp) else v.item() if hasattr(v, "item") else v for v in out]
@@ -281,7 +279,7 @@ def _points(gdf: Any, name: str, shown: str) -> tuple[dict[str, list[Any]], list
     """{"latitude": [...], "longitude": [...]} (WGS84 degrees) of the features' points, or {"x", "y"} in the
     layer's units when it has no coordinate system, and the notes to say; a feature that is not a point refuses
     the layer."""
-    import numpy as np
+    import numpy as np  # heavy: numpy, loaded only when this runs
 
     geom = gdf.geometry
     types = geom.geom_type
@@ -316,7 +314,7 @@ def _points(gdf: Any, name: str, shown: str) -> tuple[dict[str, list[Any]], list
 
 
 def _xy(pts: Any, missing: Any, axis: str) -> list[float | None]:
-    import numpy as np
+    import numpy as np  # heavy: numpy, loaded only when this runs
 
     vals = np.full(len(pts), np.nan)
     ok = ~missing

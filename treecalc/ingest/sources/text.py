@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from treecalc.files import count_lines
+from treecalc.ingest.columns import names_species_and_dbh
 from treecalc.ingest.errors import SurveyError
 from treecalc.ingest.limits import DEFAULT as DEFAULT_LIMITS
 from treecalc.ingest.limits import Limits, refuse
@@ -81,8 +82,6 @@ def _allow_fields(size: int) -> None:
 def sniff_delimiter(text: str) -> str:
     """The delimiter of a CSV text: the one under which a line of the first 30 reads as a header naming a species
     and a DBH column, else the one splitting the most lines alike (titles above the header split too)."""
-    from treecalc.ingest.columns import names_species_and_dbh
-
     lines = [ln for ln in text.splitlines()[:60] if ln.strip()]
     best, best_score = ",", -1.0
     for d in ("\t", ";", ",", "|"):

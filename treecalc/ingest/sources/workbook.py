@@ -101,6 +101,7 @@ def open_workbook(data: bytes, name: str, kind: str, fmt: str, lim: Limits) -> S
             parts = xlsx_sheet_parts(zf, name)
             declared = check_dimensions(zf, parts, name, lim)
         plain = preflight(zf, kind, parts, name, lim, declared)
+    # start-up: only when needed, not by every assess (python_calamine)
     from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
     try:

@@ -33,7 +33,8 @@ from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.law import readings as village_readings
 from treecalc.law.schema import OPERATOR_WORDS
 from treecalc.money import cents_sum, round2
-from treecalc.results import Findings
+from treecalc.reference import data
+from treecalc.results import Findings, Replacement
 from treecalc.rules.croton_on_hudson import readings as _readings
 from treecalc.rules.croton_on_hudson.cite import cited, provision, whole
 from treecalc.rules.croton_on_hudson.fund import _fund_findings as _fund_findings
@@ -101,8 +102,6 @@ def assess(ctx: Context) -> Findings:
 
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``.
     """
-    from treecalc.reference import data
-
     opts = ctx.opts
     site_in = dict(ctx.site_in)
     if opts.violation is not None:  # --violation decides it; a site fact "violation" otherwise
@@ -181,8 +180,6 @@ def _tree_fact_assumptions(
 def _replacement_findings(
     ctx: Context, trees: pd.DataFrame, law: dict[str, Any], pr: PermitResult, parts: ReplacementParts
 ) -> tuple[Any, Any]:
-    from treecalc.results import Replacement
-
     rules = law["replacement"]
     opts = ctx.opts
     a_22a, a_22f = cited("replacement.percent"), cited("replacement.violation_percent")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -9,8 +10,10 @@ import numpy as np
 import pandas as pd
 
 from treecalc.money import cents, cents_sum
+from treecalc.results import Fund
 from treecalc.rules.croton_on_hudson.cite import cited, provision
 from treecalc.rules.croton_on_hudson.replacement import ReplacementParts, required_value
+from treecalc.rules.croton_on_hudson.schedule import in_lieu, load_fee_schedule, not_in_force
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
     from treecalc.rules.context import Context
@@ -25,9 +28,6 @@ def _fund_findings(
     part_list: list[Any],
 ) -> Any:
     """§ 208-22D/F, § 208-24: the payment in lieu, on the fee schedule's capital basis when it is "value"."""
-    from treecalc.results import Fund
-    from treecalc.rules.croton_on_hudson.schedule import in_lieu
-
     schedule = ctx.schedule
     pl = plan_out["plan"]
     unmet = pl.unmet_value_usd if required else 0.0
@@ -45,10 +45,6 @@ def _fund_findings(
     if f["placeholder"] and required and pl.trees_in_lieu:
         ctx.warnings.append(f"the fee in lieu is a {schedule.label}")
     if ctx.opts.fee_schedule_in_force:  # a fee given that is not the Village's schedule in force: said, every output
-        import datetime as dt
-
-        from treecalc.rules.croton_on_hudson.schedule import not_in_force
-
         day = dt.date.fromisoformat(str(ctx.options["on"]))  # the date assessed on (assess() sets it)
         ctx.warnings.extend(
             not_in_force(ctx.opts.fee_schedule, ctx.opts.fee_per_tree_usd, ctx.opts.fee_schedule_in_force, day)
@@ -114,8 +110,6 @@ def _capital_unmet(ctx: Context, options_ok: list[Any], unmet: float) -> tuple[D
 def fee_schedule(opts: Any, on: Any = None) -> Any:
     """The fee schedule of payments in lieu (§208-24C) the options name (``fee_schedule``, ``fee_per_tree_usd``),
     the one in force on ``on`` (a date; None: the latest)."""
-    from treecalc.rules.croton_on_hudson.schedule import load_fee_schedule
-
     village = getattr(opts, "fee_schedule_in_force", None)
     if village and opts.fee_schedule in (None, "") and opts.fee_per_tree_usd in (None, ""):
         return load_fee_schedule(dict(village))  # the Village's, as the register holds it on the date

@@ -12,6 +12,7 @@ from treecalc.frames import dbh_range, flag, set_text
 from treecalc.frames import some_tags as _some_tags
 from treecalc.law import access as _access
 from treecalc.results import Permit
+from treecalc.results import line as L_
 from treecalc.rules.croton_on_hudson.cite import cited, paragraph, provision, subsection, whole
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.penalties import PenaltyResult, _int_column
@@ -75,8 +76,6 @@ def _lines(
     rep: Any,
     fund: Any,
 ) -> list[dict[str, Any]]:
-    from treecalc.results import line as L_
-
     L = list(ctx.survey_lines)
     unit = ctx.options["value_unit"]
     valuation, sec_f = provision("valuation_method"), cited("replacement.violation_percent")
@@ -144,8 +143,6 @@ def _lines(
 
 
 def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, law: dict[str, Any]) -> None:
-    from treecalc.results import line as L_
-
     in_lieu, sec_f = provision("in_lieu"), cited("replacement.violation_percent")
     if rep.percent is not None:
         L.append(
@@ -244,8 +241,6 @@ def _lines_replacement(L: list[dict[str, Any]], rep: Any, fund: Any, unit: str, 
 def _lines_penalties(
     L: list[dict[str, Any]], trees: pd.DataFrame, off: OffenceResult, pen: PenaltyResult, ctx: Context
 ) -> None:
-    from treecalc.results import line as L_
-
     a29, b29, b7 = cited("criminal.per_tree_usd"), cited("penalty.civil_tiers"), cited("penalty.doubling_factor")
     offences = whole(a29)
     more, cc = provision("more_than_three_prohibited"), provision("clear_cutting_prohibited")

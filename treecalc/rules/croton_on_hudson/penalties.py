@@ -16,6 +16,7 @@ from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
 from treecalc.law import readings
 from treecalc.law.access import multiplied
+from treecalc.results import Penalties, Records
 from treecalc.rules.croton_on_hudson.cite import cited, provision, through, tier
 from treecalc.rules.croton_on_hudson.offences import OffenceResult, offences
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets
@@ -264,8 +265,6 @@ def _int_column(values: np.ndarray) -> np.ndarray:
 
 def _plain_records(df: pd.DataFrame) -> Any:
     """Rows as dicts of plain Python values (ints, floats, str), made when read (:class:`Records`)."""
-    from treecalc.results import Records
-
     return Records({c: df[c].to_numpy(object) for c in df.columns})
 
 
@@ -277,8 +276,6 @@ def _penalty_findings(
     off: OffenceResult,
     pen: PenaltyResult,
 ) -> Any:
-    from treecalc.results import Penalties
-
     act = _acts(trees, pr)
     tags = trees["tag"].to_numpy(object)
     o, x = off.offence, off.not_offence_reason != ""

@@ -12,6 +12,8 @@ import pandas as pd
 
 from treecalc.ingest.site import site_defaults
 from treecalc.law import access as _access
+from treecalc.law import readings
+from treecalc.law.words import spelled_years
 from treecalc.rules.croton_on_hudson.cite import cited, paragraph, provision, subsection, through, tier, whole
 from treecalc.rules.croton_on_hudson.words import _pct, _tier_bounds, _usd, _words, _years
 
@@ -84,8 +86,6 @@ def _s() -> SimpleNamespace:
 #: :data:`treecalc.ingest.site.SITE_ASSUMED` (``data/readings/site_facts.toml``).
 def site_why(law: dict[str, Any]) -> dict[str, str]:
     """Why each site fact not given is assumed, in the words of ``law`` (in force on the assessment's date)."""
-    from treecalc.law import readings
-
     return _access.site_why(
         law, readings("croton_on_hudson")
     )  # the words a survey read before it is assessed states too
@@ -428,8 +428,6 @@ def warranty_years(law: dict[str, Any]) -> str:
 
 def note_22g(law: dict[str, Any]) -> str:
     """The §208-22G note, its warranty that of ``law`` (in force on the date)."""
-    from treecalc.law.words import spelled_years
-
     rep = law["replacement"]
     return _note_22g_template().format(
         years=_words(rep["warranty_years"]), replant=spelled_years(rep["replant_warranty_years"])

@@ -17,10 +17,15 @@ from treecalc.frames import isin as _isin
 from treecalc.frames import map_unique as _map_unique
 from treecalc.frames import pick as _pick
 from treecalc.law import readings
-from treecalc.money import cents_sum, percent_of_up, round2, round_cents
+from treecalc.models.planting import plan as make_plan
+from treecalc.money import cents_sum, money, percent_of_up, round2, round_cents
+from treecalc.reference import data
+from treecalc.reference.species import resolve_one
+from treecalc.results import ReplacementPart
 from treecalc.rules.croton_on_hudson.cite import cited, paragraph, provision, subsection
 from treecalc.rules.croton_on_hudson.offences import OffenceResult
 from treecalc.rules.croton_on_hudson.permit import PermitResult, _meets, _tree_yes
+from treecalc.rules.croton_on_hudson.planting import native_shortfall, prepare_stock
 from treecalc.rules.croton_on_hudson.readings import note_18e
 from treecalc.schema import DONE, HARMED, REMOVALS
 
@@ -207,8 +212,6 @@ def conditional_22f(
 ) -> dict[str, Any] | None:
     """§ 208-22F on the trees whose offence is conditional: what would be required if the facts it rests on
     were established (trees to plant, or the payment in their place), never part of what is required."""
-    from treecalc.models.planting import plan as make_plan
-
     mask = parts.conditional_part
     if mask is None or not mask.any():
         return None
@@ -259,8 +262,6 @@ def conditional_22f(
 
 
 def _parts(ctx: Context, trees: pd.DataFrame, law: dict[str, Any], parts: ReplacementParts) -> list[Any]:
-    from treecalc.results import ReplacementPart
-
     rules = law["replacement"]
     pct_f = _violation_percent(ctx, rules)
     out = []
@@ -309,9 +310,6 @@ def _default_stock() -> dict[str, Any]:
 
 def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """The replacement stock offered (§ 208-22C/D), with what was assumed for what was not given."""
-    from treecalc.money import money
-    from treecalc.reference import data
-
     assumptions: list[str] = []
     if opts.replacement_stock:
         entries = [dict(e) for e in opts.replacement_stock]
@@ -337,8 +335,6 @@ def _stock_entries(opts: Any, rules: dict[str, Any]) -> tuple[list[dict[str, Any
             f"{rules['deciduous_min_dbh_in']:g} in)"
         )
     elif dbh_in is None:
-        from treecalc.reference.species import resolve_one
-
         code = resolve_one(str(species)).code
         if code and data.catalogue().loc[code, "leaf_type"] != "conifer":
             dbh_in = d["dbh_in"]
@@ -371,9 +367,6 @@ def _stock_hint(stock_report: list[dict[str, Any]], rules: dict[str, Any]) -> st
 
 def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, required: bool) -> dict[str, Any]:
     """§ 208-22C/D: the stock offered, the cheapest planting plan meeting the value, what goes in lieu."""
-    from treecalc.models.planting import plan as make_plan
-    from treecalc.rules.croton_on_hudson.planting import native_shortfall, prepare_stock
-
     opts, rules = ctx.opts, law["replacement"]
     entries, stock_assumptions = _stock_entries(opts, rules)
 
@@ -455,8 +448,6 @@ def plan_replacement(ctx: Context, law: dict[str, Any], required_usd: float, req
             f"large {law['spacing_ft']['large']} ft apart; spacing² per tree)"
         )
     if options_ok and required:
-        from treecalc.reference import data
-
         first = options_ok[0]
         name = data.reader_names().get(first.species_code, "")
         tree = f"{name} ({first.species_code})" if name and name.upper() != first.species_code else first.species_code

@@ -17,6 +17,7 @@ Amounts are exact (:class:`~decimal.Decimal`), rounded to cents half-up.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import re
 import tomllib
@@ -27,7 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from treecalc.files import InputRefused, read_limited
+from treecalc.law import LawNotInForce
 from treecalc.law.access import default_fee_schedule, read_toml
+from treecalc.law.schema import as_date
+from treecalc.models.growth import mortality_rate
 from treecalc.money import cents, money
 from treecalc.quantities import in_range
 from treecalc.reference.datafolder import in_folder
@@ -153,8 +157,6 @@ def load_fee_schedule(
         )
     mortality = None
     if raw.get("mortality_rate") is not None:
-        from treecalc.models.growth import mortality_rate
-
         try:
             mortality = mortality_rate(raw["mortality_rate"])
         except ValueError as e:
@@ -168,8 +170,6 @@ def load_fee_schedule(
 
 
 def _resolution(raw: Mapping[str, Any], source: str) -> dt.date | None:
-    from treecalc.law.schema import as_date
-
     try:
         return as_date(raw.get("resolution_date"), f"fee schedule {source}: resolution_date")
     except ValueError as e:
@@ -196,8 +196,6 @@ SCHEDULE_KEYS = (
 
 
 def _check_keys(raw: Mapping[str, Any], where: str, allowed: tuple[str, ...] = SCHEDULE_KEYS) -> None:
-    import difflib
-
     unknown = [str(k) for k in raw if k not in allowed]
     if not unknown:
         return
@@ -219,8 +217,6 @@ def schedule_in_force(raw: Mapping[str, Any], source: str, on: dt.date | None) -
     placeholder, is in force from the first). A date before every schedule held is refused naming the earliest
     (:class:`treecalc.law.LawNotInForce`): the fee then in force is not the one the Board set later.
     """
-    from treecalc.law import LawNotInForce
-
     many = raw.get("schedule")
     if many is None:
         _check_keys(raw, f"fee schedule {source}")
@@ -260,8 +256,6 @@ def record_schedule(path: str | Path, schedule: Mapping[str, Any], resolution_da
     """Add ``schedule`` (its keys as :func:`fee_schedule_toml` writes them), set by Board resolution of
     ``resolution_date``, to the schedules of the file at ``path``; the earlier ones are kept. Returns the new
     text (what is written reads back, every schedule). A second schedule of the same date is refused."""
-    from treecalc.law.schema import as_date
-
     when = as_date(resolution_date, f"resolution_date (the Board resolution's date, {_board()})")
     if when is None:
         raise ValueError(f"a fee schedule is recorded with the date of its Board resolution ({_board()})")
@@ -402,7 +396,7 @@ def _capital_basis(value: Any, source: str) -> str:
 def _read_schedule(path: str | Path) -> dict[str, Any]:
     """The TOML of a fee schedule file, parsed in the bounded child of :mod:`treecalc.ingest.isolated`; every error
     names the file (ValueError)."""
-    from treecalc.ingest import isolated
+    from treecalc.ingest import isolated  # start-up: only when needed, not by every assess
 
     return isolated.run(_parse_schedule, path, what=f"fee schedule {Path(path).name}")
 

@@ -25,6 +25,7 @@ from treecalc.frames import actions, dbh
 from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.law import cites, readings
 from treecalc.law.access import fill
+from treecalc.law.loader import entries
 from treecalc.law.registry import by_key
 from treecalc.law.schema import Entry, compare
 from treecalc.results import Findings, Fund, NotHeld, Penalties, Replacement, line
@@ -97,7 +98,6 @@ class Inches:
 def _percent_of(ctx: Context, key: str, d: float) -> tuple[Any, str]:
     """The percentage of a tree of DBH ``d`` and the section giving it; ``"between"`` in no class, ``"below"`` under
     the lowest class."""
-    from treecalc.law.loader import entries
 
     rep = ctx.law["replacement"]
     if "classes" not in rep:
@@ -113,7 +113,6 @@ def _percent_of(ctx: Context, key: str, d: float) -> tuple[Any, str]:
 def _count(ctx: Context, key: str, read: dict[str, Any], tally: Tally, removed: np.ndarray, section: str) -> Inches:
     """Each removed tree's inches to replace: its DBH times its percentage, 0 under the threshold or exempt, None
     (undecided, said why in ``tally.undecided``) where the text or the survey leaves it open."""
-    from treecalc.law.loader import entries
 
     low = entries(key, on=ctx.opts.on).get("replacement.min_dbh_in")
     d = dbh(ctx.trees)

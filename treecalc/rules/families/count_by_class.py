@@ -23,8 +23,10 @@ import pandas as pd
 
 from treecalc.frames import actions, dbh, flag_given, flag_open, unclear
 from treecalc.ingest.site import resolve_site, site_defaults
+from treecalc.ingest.values import parse_action
 from treecalc.law import cites, readings
 from treecalc.law.access import fill
+from treecalc.law.loader import entries
 from treecalc.law.registry import by_key
 from treecalc.law.schema import Entry, compare
 from treecalc.results import NOT_HELD_PARTS, Findings, Fund, NotHeld, Penalties, Permit, Replacement, line
@@ -149,8 +151,6 @@ def _count(ctx: Context, key: str, tally: Tally, removed: np.ndarray, section: s
     """Each removed tree's class and its replacement trees, into ``tally``. A tree whose street-tree cell is left
     open is classed both ways, and one that may be exempt is decided only when the table gives it no tree: a count
     that rests on a fact not given is not given."""
-    from treecalc.law.loader import entries
-
     rows = ctx.law["replacement"]["classes"]
     found = entries(key, on=ctx.opts.on)
     ops = found["replacement.classes"].operators  # type: ignore[union-attr]
@@ -208,8 +208,6 @@ def _said(c: Any, rows: list[dict[str, Any]]) -> str:
 def _rejected(ctx: Context, tally: Tally) -> None:
     """A rejected row (no DBH, an unknown species) not marked retained has no class, so no count: the site's total
     is then not given, as for a tree between two classes (a sum without it would be a floor printed as the total)."""
-    from treecalc.ingest.values import parse_action
-
     rej = getattr(ctx.survey, "rejected", None)
     if not isinstance(rej, pd.DataFrame) or rej.empty:
         return
@@ -354,8 +352,6 @@ def _part(held_not: list[NotHeld], part: str) -> NotHeld | None:
 def _permit(ctx: Context, key: str, town: str, section: str, removed: np.ndarray, held_not: NotHeld | None) -> Permit:
     """The permit a removal needs when the town's law file holds its threshold (``[permit.min_dbh_in]``); else not
     held: neither yes nor no, and each tree's need of it unknown (NA)."""
-    from treecalc.law.loader import entries
-
     e = entries(key, on=ctx.opts.on).get("permit.min_dbh_in")
     if not isinstance(e, Entry):
         ctx.trees["permit_needed"] = pd.array([pd.NA] * len(ctx.trees), dtype="boolean")

@@ -32,9 +32,11 @@ from treecalc.frames import actions, dbh, flag_given, set_text
 from treecalc.ingest.site import resolve_site, site_defaults
 from treecalc.law import cites, readings
 from treecalc.law.access import fill
+from treecalc.law.loader import entries
 from treecalc.law.registry import Jurisdiction, by_key
 from treecalc.law.schema import Entry, compare
 from treecalc.money import cents, cents_sum, percent_of_up, round_cents
+from treecalc.reference.species import resolve_one
 from treecalc.results import (
     Findings,
     Fund,
@@ -90,7 +92,6 @@ class Credit:
 
 
 def _entry(key: str, ctx: Context, name: str) -> Entry | None:
-    from treecalc.law.loader import entries
 
     e = entries(key, on=ctx.opts.on).get(name)
     return e if isinstance(e, Entry) else None
@@ -182,7 +183,6 @@ def _credit(ctx: Context, key: str, read: dict[str, Any], record: Jurisdiction) 
         if per is None:
             raise ValueError(f"{key}: credit 'count' needs [replacement.credit_per_tree_usd] in its law file")
         return Credit(mode, cents(Decimal(str(per.value))), planted)
-    from treecalc.reference.species import resolve_one
 
     default = dict(rep.get("default_stock") or {})
     species = ctx.opts.replacement_species or default.get("species")

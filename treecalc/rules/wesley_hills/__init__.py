@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from treecalc.ingest.site import resolve_site, site_defaults
-from treecalc.results import Findings, Permit
+from treecalc.results import Findings, Fund, Penalties, Permit, Replacement
 from treecalc.rules.wesley_hills import readings as _readings
 from treecalc.rules.wesley_hills.lines import _lines as _lines
 from treecalc.rules.wesley_hills.lines import _tree_columns as _tree_columns
@@ -43,8 +43,6 @@ def assess(ctx: Context) -> Findings:
     Returns the :class:`treecalc.results.Findings` ``(permit, replacement, fund, penalties, lines, site)``;
     the summary is Chapter 95's own figures (:class:`Chapter95Summary`).
     """
-    from treecalc.results import Fund, Penalties, Replacement
-
     defaults = site_defaults("wesley_hills", site_why(ctx.law))  # in the words of the law in force on the date
     site, site_assumptions = resolve_site(ctx.site_in, defaults)
     assumed = frozenset(k for k in defaults if _not_given(ctx.site_in.get(k)))

@@ -23,6 +23,7 @@ from typing import Any
 
 from treecalc.earthwork.operation import MAX_AREA_SQFT, MAX_DEPTH_FT, MAX_DEPTH_IN, MAX_VOLUME_CY, Operation
 from treecalc.earthwork.quantities import cuft_to_cuyd, fmt_number, fmt_sqft, inches_to_feet
+from treecalc.law import access
 from treecalc.law.numbers import numbers
 from treecalc.money import nonneg, round2
 from treecalc.quantities import bounded
@@ -85,8 +86,6 @@ def __getattr__(name: str) -> Any:
 
 def _measured_at() -> str:
     """Where §95-3A(1) measures a tree's diameter (inches above ground), from the clearing chapter's entry."""
-    from treecalc.law import access
-
     return f"{access.law('wesley_hills')['permit']['measured_above_ground_in']:g}"
 
 

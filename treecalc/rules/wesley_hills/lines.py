@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from treecalc.results import Permit
+from treecalc.results import Permit, line
 from treecalc.rules.wesley_hills.penalties import Chapter95Summary
 from treecalc.rules.wesley_hills.permit import WesleyHillsResult
 from treecalc.rules.wesley_hills.readings import (
@@ -38,8 +38,6 @@ def _tree_columns(trees: pd.DataFrame, r: WesleyHillsResult) -> None:
 
 
 def _lines(ctx: Context, r: WesleyHillsResult, wh: Chapter95Summary, permit: Permit) -> list[dict[str, Any]]:
-    from treecalc.results import line
-
     daily = wh.daily_fine_max_usd
     L = list(ctx.survey_lines)
     L.append(
