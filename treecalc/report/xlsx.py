@@ -275,14 +275,24 @@ class StreamSheet(Worksheet):
         os.unlink(self.row_data_filename)
         self._xml_end_tag("sheetData")
 
-    def append_rows_xml(self, first_row: int, last_row: int, last_col: int, xml: str) -> None:
-        """Append rows ``first_row..last_row`` (0-based) given as ``<row>`` elements."""
+    def append_rows_xml(
+        self, first_row: int, last_row: int, last_col: int, xml: str, shared_refs: int | None = None
+    ) -> None:
+        """Append rows ``first_row..last_row`` (0-based) given as ``<row>`` elements, ``shared_refs`` of whose cells
+        refer to the shared-string table (counted in ``xml`` when not given)."""
         self._write_single_row(first_row)  # flush the row XlsxWriter holds; it now expects first_row
         self._check_dimensions(first_row, 0)
         self._check_dimensions(last_row, last_col)
         # the shared-string table's count is of the cells that refer to it (text is escaped: no "<v>" in it)
-        self.str_table.count += xml.count(_SHARED_REF)
-        self.fh.write(xml)
+        self.str_table.count += xml.count(_SHARED_REF) if shared_refs is None else shared_refs
+        out = self.fh
+        if getattr(out, "encoding", None) == "utf-8" and hasattr(out, "buffer"):
+            # the UTF-8 written as bytes: through the text layer, ~95 MB of a 50,000-tree Trees sheet took twice as
+            # long (an XML reader takes a line end as LF either way)
+            out.flush()
+            out.buffer.write(xml.encode("utf-8"))
+        else:
+            out.write(xml)
         self.previous_row = last_row + 1  # the next row written through the public API follows these
 
 
@@ -433,8 +443,9 @@ class Book:
             part = frame.iloc[start : start + chunk]
             r0 = first_row + start
             if stream:
-                xml = _rows_xml([_xml_column(self, part.iloc[:, j], fmts[j]) for j in range(ncol)], r0, len(part))
-                ws.append_rows_xml(r0, r0 + len(part) - 1, max(ncol - 1, 0), xml)
+                cols = [_xml_column(self, part.iloc[:, j], fmts[j]) for j in range(ncol)]
+                refs = _shared_refs(cols)
+                ws.append_rows_xml(r0, r0 + len(part) - 1, max(ncol - 1, 0), _rows_xml(cols, r0, len(part)), refs)
                 continue
             values = [_column_values(part.iloc[:, j]) for j in range(ncol)]
             for i, row in enumerate(zip(*values)):
@@ -477,7 +488,8 @@ class Book:
             part = frame.iloc[start : start + _CHUNK_ROWS]
             r0 = first_row + start
             cols = [_xml_column(self, part.iloc[:, j], fmts[j], wrap=j in wrap) for j in range(ncol)]
-            ws.append_rows_xml(r0, r0 + len(part) - 1, max(ncol - 1, 0), _rows_xml(cols, r0, len(part)))
+            xml = _rows_xml(cols, r0, len(part))
+            ws.append_rows_xml(r0, r0 + len(part) - 1, max(ncol - 1, 0), xml, _shared_refs(cols))
 
     def _cell_rows(self, ws: StreamSheet, first: int, rows: Sequence[Any]) -> None:
         """Rows of (value, number format, style, wrap) cells from row ``first`` (0-based)."""
@@ -602,6 +614,30 @@ def _xml_value(
     return f"{sty}><v>{v!r}</v></c>"
 
 
+class _Cells(list):
+    """A column's cell bodies (:func:`_xml_column`), with how many of them refer to the shared-string table when
+    that is known without looking at each (``refs``; None: count them)."""
+
+    refs: int | None = None
+
+
+def _cells(bodies: list[str], refs: int | None) -> _Cells:
+    out = _Cells(bodies)
+    out.refs = refs
+    return out
+
+
+def _shared_refs(columns: Sequence[list[str]]) -> int | None:
+    """The cells of ``columns`` that refer to the shared-string table, None when a column does not know its count."""
+    total = 0
+    for bodies in columns:
+        refs = getattr(bodies, "refs", None)
+        if refs is None:
+            return None
+        total += refs
+    return total
+
+
 def _xml_column(book: Book, s: pd.Series, fmt: str | None, *, wrap: bool = False) -> list[str]:
     """Of each cell of one column, the part of its ``<c>`` element after the ``r`` attribute; "" for no cell.
 
@@ -623,14 +659,14 @@ def _xml_column(book: Book, s: pd.Series, fmt: str | None, *, wrap: bool = False
             texts[:-1] = list(map(repr, values.tolist()))
             texts[:-1] = head + texts[:-1] + "</v></c>"
             texts[-1] = ""
-            return texts[np.where(missing, len(texts) - 1, codes)].tolist()
+            return _cells(texts[np.where(missing, len(texts) - 1, codes)].tolist(), 0)
     if getattr(dtype, "kind", "O") in "iuf":
         arr = s.to_numpy(dtype=float, na_value=np.nan)
         if not np.isinf(arr).any():
             f = book.format(num=fmt)
             head = f' s="{f._get_xf_index()}"><v>' if f is not None else "><v>"
             vals = s.astype(object).where(s.notna(), None).tolist()
-            return ["" if v is None else f"{head}{v!r}</v></c>" for v in vals]
+            return _cells(["" if v is None else f"{head}{v!r}</v></c>" for v in vals], 0)
     if pd.api.types.infer_dtype(s, skipna=True) in ("string", "boolean", "categorical", "empty"):
         # texts or flags (Yes/No): each distinct one encoded once, in order of appearance; a categorical's codes
         # are its own
@@ -642,7 +678,9 @@ def _xml_column(book: Book, s: pd.Series, fmt: str | None, *, wrap: bool = False
                 _xml_value(book, u, fmt, None, wrap and u.__class__ is str and len(u) > 40, shared) for u in distinct
             ]
             texts = np.array(encoded + [""], dtype=object)
-            return texts[np.where(codes < 0, len(texts) - 1, codes)].tolist()
+            refer = np.array([_SHARED_REF in e for e in encoded], dtype=np.int64)
+            refs = int(np.bincount(codes[codes >= 0], minlength=len(encoded)) @ refer) if len(encoded) else 0
+            return _cells(texts[np.where(codes < 0, len(texts) - 1, codes)].tolist(), refs)
     values = _column_values(s)
     bodies = []
     seen: dict[tuple[type, Any], str] = {}
