@@ -35,7 +35,7 @@ import zipfile
 import zlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -116,14 +116,16 @@ class _ZipFile(zipfile.ZipFile):
         kwargs.setdefault("compresslevel", _ZIP_LEVEL)
         super().__init__(*args, **kwargs)
 
-    def open(self, name: Any, mode: str = "r", pwd: bytes | None = None, *, force_zip64: bool = False) -> Any:
-        handle = super().open(name, mode, pwd, force_zip64=force_zip64)
+    def open(
+        self, name: Any, mode: Literal["r", "w"] = "r", pwd: bytes | None = None, *, force_zip64: bool = False
+    ) -> Any:
+        handle: Any = super().open(name, mode, pwd, force_zip64=force_zip64)
         # zipfile's writer deflates through its ``_compressor`` (a zlib compressobj): ISA-L's in its place writes
         # the same raw deflate format (the CRC is zipfile's own, of the data)
         if (
             mode == "w"
             and _FAST_DEFLATE is not None
-            and handle._zinfo.compress_type == zipfile.ZIP_DEFLATED
+            and getattr(getattr(handle, "_zinfo", None), "compress_type", None) == zipfile.ZIP_DEFLATED
             and getattr(handle, "_compressor", None) is not None
         ):
             handle._compressor = _FAST_DEFLATE.compressobj(_FAST_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
