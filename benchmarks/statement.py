@@ -11,7 +11,9 @@ A survey workbook is written (``end_to_end.write_survey``). Each round runs, one
 ``git worktree add DIR main``), for that one too, each first in every other round, so that the shared machine's
 load falls on all alike. Each command's ratio to the bare read of its own round is taken, and the median of ``--repeat`` rounds printed, of CPU
 time (user + system: on a shared machine the wall time mostly measures the queue for the cores) and of wall time.
-The process's peak resident memory is printed beside, and the load average.
+The process's peak resident memory is printed beside, and the load average. Each round also times the floor of
+``benchmarks/assess_json.py``, ``pandas.read_excel(engine="calamine")`` of the workbook (the read alone, in its own
+process), and the CPU ratios to it are printed too: the two floors of the issue's goals, in one run.
 """
 
 from __future__ import annotations
@@ -37,6 +39,21 @@ def bare_read(path: Path) -> tuple[float, float]:
     t0, c0 = time.perf_counter(), time.process_time()
     python_calamine.CalamineWorkbook.from_path(str(path)).get_sheet_by_index(0).to_python()
     return time.perf_counter() - t0, time.process_time() - c0
+
+
+_PANDAS_READ = (
+    "import sys, time, pandas\n"
+    "t = time.process_time()\n"
+    "pandas.read_excel(sys.argv[1], engine='calamine', header=None)\n"
+    "print(time.process_time() - t)\n"
+)
+
+
+def pandas_read(path: Path) -> float:
+    """CPU s of ``pandas.read_excel(engine="calamine")`` of the workbook, timed around the read in its own process
+    (:mod:`assess_json`'s floor)."""
+    out = subprocess.run([sys.executable, "-c", _PANDAS_READ, str(path)], check=True, capture_output=True)
+    return float(out.stdout)
 
 
 def run(code: Path, args: list[str], out: Path) -> tuple[float, float, float]:
@@ -74,23 +91,31 @@ def main(argv: list[str] | None = None) -> int:
         base = ["assess", str(survey), "--jurisdiction", "croton-on-hudson"]
         ratios: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
         bare: list[tuple[float, float]] = []
+        floor: list[float] = []
         for i in range(a.repeat):
             wall0, cpu0 = bare_read(survey)
             bare.append((wall0, cpu0))
+            floor.append(pandas_read(survey))
             for name, code in codes if i % 2 == 0 else codes[::-1]:  # each code first in every other round
                 for cmd, extra in (("json", ["--json"]), ("out", ["--out", str(folder / f"{name}.xlsx")])):
                     wall, cpu, rss = run(code, [*base, *extra], folder / f"{name}_{cmd}.txt")
-                    ratios.setdefault((name, cmd), []).append((cpu / cpu0, wall / wall0, rss))
+                    ratios.setdefault((name, cmd), []).append((cpu / cpu0, wall / wall0, rss, cpu / floor[-1], cpu))
         wall0 = statistics.median(b[0] for b in bare)
         cpu0 = statistics.median(b[1] for b in bare)
         print(f"bare python-calamine read: {cpu0:.3f} s CPU, {wall0:.3f} s wall (medians)")
-        print(f"{'code':<8}{'command':<9}{'CPU ratio':>10}{'wall ratio':>11}{'peak MB':>9}")
+        print(f"pandas.read_excel(engine='calamine'), its own process: {statistics.median(floor):.3f} s CPU (median)")
+        print(f"{'code':<8}{'command':<9}{'CPU s':>7}{'CPU ratio':>10}{'wall ratio':>11}{'peak MB':>9}{'/ pandas':>10}")
         for (name, cmd), runs in ratios.items():
             cpu_r = statistics.median(r[0] for r in runs)
             wall_r = statistics.median(r[1] for r in runs)
             rss = statistics.median(r[2] for r in runs)
+            pandas_r = statistics.median(r[3] for r in runs)
+            cpu_s = statistics.median(r[4] for r in runs)
             goal = f"  goal <= {GOAL_OUT:g}x: {'met' if cpu_r <= GOAL_OUT else 'NOT met'}" if cmd == "out" else ""
-            print(f"{name:<8}{cmd:<9}{cpu_r:>9.1f}x{wall_r:>10.1f}x{rss:>9.0f}{goal}", flush=True)
+            print(
+                f"{name:<8}{cmd:<9}{cpu_s:>7.2f}{cpu_r:>9.1f}x{wall_r:>10.1f}x{rss:>9.0f}{pandas_r:>9.2f}x{goal}",
+                flush=True,
+            )
         print(f"load average at end: {os.getloadavg()[0]:.1f}")
     return 0  # figures are printed, never asserted: a loaded machine must not fail `make bench`
 

@@ -111,3 +111,29 @@ def record(folder: Path) -> None:
             for sheet, c in cells.items()
         )
         (DATA / f"{name}.json").write_text(text + "\n}\n", encoding="utf-8")
+
+
+def test_the_statement_is_plain_deflate_whichever_compressor(tmp_path):
+    """The statement's parts are deflated by ISA-L where it is installed (treecalc.report.xlsx._ZipFile): plain
+    deflate, which zlib inflates, every part's CRC right; without ISA-L zlib's level 1 writes the same cells."""
+    import zipfile
+
+    from treecalc.report import xlsx
+
+    assert xlsx._FAST_DEFLATE is not None  # isal is a dependency (pyproject.toml): the fast path is the one tested
+    fast = _statement(tmp_path, "arborist_25")
+    with zipfile.ZipFile(fast) as z:
+        assert z.testzip() is None  # every part inflates (zlib) to the bytes its CRC was taken of
+        sheets = [i for i in z.infolist() if i.filename.startswith("xl/worksheets/sheet")]
+        assert sheets and all(i.compress_type == zipfile.ZIP_DEFLATED for i in sheets)
+    slow_dir = tmp_path / "zlib"
+    slow_dir.mkdir()
+    held = xlsx._FAST_DEFLATE
+    xlsx._FAST_DEFLATE = None
+    try:
+        slow = _statement(slow_dir, "arborist_25")
+    finally:
+        xlsx._FAST_DEFLATE = held
+    fast_cells, slow_cells = statement_cells(fast), statement_cells(slow)
+    assert sum(len(c) for c in fast_cells.values()) > 100
+    assert fast_cells == slow_cells

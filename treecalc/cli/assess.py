@@ -569,6 +569,10 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
     from treecalc.ingest.zone import read_survey_in_zone
 
     source = survey_source(path)
+    from treecalc.reference.species import load_index
+
+    # both the reader and the assessment read the species index: built here, the child forked below inherits it
+    load_index()
     # the survey is read in a bounded child process (treecalc.ingest.limits): a hostile file cannot take us down
     survey = read_survey_in_zone(
         source,

@@ -211,6 +211,12 @@ def _index() -> _Index:
 _BATCH: dict[str, list[tuple[str, float]]] = {}
 
 
+def load_index() -> None:
+    """Build the species index now (it is cached): the command line does so before its child process reads the
+    survey, so that the child, a fork, inherits the index the assessment reads too instead of building it again."""
+    _index()
+
+
 def _suggest_batch(idx: _Index, keys: list[str], n: int = 3) -> dict[str, list[tuple[str, float]]]:
     """:func:`_suggest` of many keys at once (one score matrix per 2,000 keys: five times faster than
     a search per key, which kept a survey of 20,000 distinct unknown names reading for many seconds)."""
