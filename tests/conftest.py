@@ -53,3 +53,20 @@ def _scan_installed_components_once() -> None:
 
 
 _scan_installed_components_once()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Stop the browser tests' shared Chromium before a test that does not use it (the ``chromium`` fixture,
+    tests/app/conftest.py): while it runs, Playwright keeps an asyncio loop running in this thread, under which
+    ``asyncio.run`` fails. Browser tests run one after another (their files sit side by side), so it is
+    launched about once per worker."""
+    if "chromium" not in getattr(item, "fixturenames", ()):
+        from tests.helpers.browser_nav import stop_chromium
+
+        stop_chromium()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests.helpers.browser_nav import stop_chromium
+
+    stop_chromium()

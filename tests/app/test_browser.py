@@ -16,7 +16,6 @@ that binary cannot be found.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import re
 import shutil
@@ -30,17 +29,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.browser_nav import CHROMIUM
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def _free_port() -> int:
@@ -121,17 +112,17 @@ def _amount(text: str) -> float:
 
 
 @contextlib.contextmanager
-def survey_page(p, url: str, survey: Path, timeout_ms: float = 60_000) -> Iterator:
-    """A Chromium page (Playwright ``p``) on the app at ``url`` with ``survey`` uploaded; the browser closed at exit."""
-    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+def survey_page(browser, url: str, survey: Path, timeout_ms: float = 60_000) -> Iterator:
+    """A page of a new context of ``browser`` (the ``chromium`` fixture) on the app at ``url`` with ``survey``
+    uploaded; the context closed at exit."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
     try:
-        page = browser.new_page(viewport={"width": 1400, "height": 1800})
         page.set_default_timeout(timeout_ms)
         page.goto(url)
         upload(page, survey)
         yield page
     finally:
-        browser.close()
+        page.context.close()
 
 
 def upload(page, path: Path) -> None:
@@ -155,8 +146,7 @@ def _metric(page, label: str) -> str:
     not CHROMIUM.exists(),
     reason="Chromium not found at /usr/bin/chromium (.ci/run installs it with apt-get where apt is available)",
 )
-def test_upload_sample_and_read_permit_page(server, tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_upload_sample_and_read_permit_page(server, chromium, tmp_path):
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
     from treecalc.reference.data import SAMPLE_SURVEY
@@ -165,7 +155,7 @@ def test_upload_sample_and_read_permit_page(server, tmp_path):
     want_trees = float(expected.replacement.trees_needed)
     want_fund = float(expected.fund.fund_in_lieu_usd)
 
-    with sync_api.sync_playwright() as p, survey_page(p, server, SAMPLE_SURVEY) as page:
+    with survey_page(chromium, server, SAMPLE_SURVEY) as page:
         page.get_by_text("uploaded.").first.wait_for()
         _metric(page, "Trees")
 
