@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.app.test_browser import server  # noqa: F401 - the `streamlit run app.py` fixture, for every test here
+from tests.app.test_browser import app_servers, server  # noqa: F401 - the `streamlit run app.py` fixtures, for every test here
 from tests.helpers.browser_nav import CHROMIUM, BrowserOfATest, shared_chromium
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_browser import streamlit_server
+from tests.app.test_browser import shared_server
 from tests.helpers.browser_nav import CHROMIUM, settle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,16 +40,16 @@ NAME = "Birch Lane lot 12.csv"
 
 
 @pytest.fixture
-def server(tmp_path):
-    """The app served with the coordinates stand-in on its path (``tests/app/coords``)."""
+def server(app_servers):
+    """The app served with the coordinates stand-in on its path (``tests/app/coords``), one server for the
+    process's tests (:func:`tests.app.test_browser.shared_server`)."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(
             [str(Path(__file__).parent / "coords"), *filter(None, [os.environ.get("PYTHONPATH")])]
         ),
     }
-    with streamlit_server(tmp_path, env) as (_, url):
-        yield url
+    return shared_server(app_servers, env)
 
 
 def _page(browser, server, outside: list[str]):
