@@ -27,7 +27,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 # What CI runs (.ci/run): lint and types first, then the tests.
-# pytest-xdist: one worker per core (at most 4: every browser test starts its own app server and Chromium).
+# pytest-xdist: one worker per core (at most 4: each worker runs its own Chromium and app servers for the browser tests).
 test: lint
 	$(PY) -m pytest -q -n auto --maxprocesses 4 --dist worksteal
 

@@ -53,3 +53,29 @@ def _scan_installed_components_once() -> None:
 
 
 _scan_installed_components_once()
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory):
+    """``(wheel, build log)`` of the checkout (``tests.test_packaging.build_wheel``), built once per test process:
+    the packaging tests read it and install copies of it, none changes it, and each build took ~10 s."""
+    from tests.test_packaging import build_wheel
+
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Stop the browser tests' shared Chromium before a test that does not use it (the ``chromium`` fixture,
+    tests/app/conftest.py): while it runs, Playwright keeps an asyncio loop running in this thread, under which
+    ``asyncio.run`` fails. Browser tests run one after another (their files sit side by side), so it is
+    launched about once per worker."""
+    if "chromium" not in getattr(item, "fixturenames", ()):
+        from tests.helpers.browser_nav import stop_chromium
+
+        stop_chromium()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests.helpers.browser_nav import stop_chromium
+
+    stop_chromium()

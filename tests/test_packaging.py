@@ -98,14 +98,10 @@ def build_wheel(tmp_path: Path) -> tuple[Path, str]:
     return wheel, r.stdout + r.stderr
 
 
-def _wheel(tmp_path: Path) -> Path:
-    return build_wheel(tmp_path)[0]
-
-
-@pytest.mark.slow  # builds a wheel and installs it: ~10 s, offline
-def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
+@pytest.mark.slow  # the wheel (built once per process: ~10 s, offline) installed
+def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(built_wheel, tmp_path):
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    wheel = _wheel(tmp_path)
+    wheel = built_wheel[0]
     names = set(zipfile.ZipFile(wheel).namelist())
     files = [p.relative_to(ROOT / "data").as_posix() for p in (ROOT / "data").rglob("*") if p.is_file()]
     # before: no file of data/ was in the wheel, so an installed treecalc worked only with TREECALC_DATA
@@ -137,10 +133,10 @@ def test_a_wheel_carries_the_data_and_an_installed_copy_reads_it(tmp_path):
     assert json.loads(run("-m", "treecalc.cli", *water))["penalties_outstanding"] == "15.00"
 
 
-@pytest.mark.slow  # builds a wheel, installs it and runs the app once in AppTest: ~30 s, offline
-def test_a_wheel_carries_the_app_and_an_installed_copy_runs_it_from_elsewhere(tmp_path):
+@pytest.mark.slow  # the wheel (built once per process) installed, the app run once in AppTest: ~30 s, offline
+def test_a_wheel_carries_the_app_and_an_installed_copy_runs_it_from_elsewhere(built_wheel, tmp_path):
     # before: the app (app.py, treecalc_app/, app_support/) was no part of the wheel: installed, there was no app
-    wheel = _wheel(tmp_path)
+    wheel = built_wheel[0]
     z = zipfile.ZipFile(wheel)
     names = set(z.namelist())
     app = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "treecalc" / "app").rglob("*.py"))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_packaging import ROOT, _sources, build_wheel, fresh_env
+from tests.test_packaging import ROOT, _sources, fresh_env
 from treecalc import __version__
 
 
@@ -27,11 +27,11 @@ def _warnings(log: str) -> list[str]:
     return [line for line in log.splitlines() if any(s in line.lower() for s in said) or line.strip() == "!!"]
 
 
-@pytest.mark.slow  # builds a wheel, and installs the checkout's copy editable in a new venv: ~20 s, offline
-def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
+@pytest.mark.slow  # the wheel's build log, and the checkout's copy installed editable in a new venv: ~20 s, offline
+def test_the_wheel_and_the_editable_install_build_without_a_warning(built_wheel, tmp_path):
     # before: the build printed 16 blocks of ~40 lines, "Package 'treecalc._data.species.zones.CaNCCoJBK' is absent
     # from the `packages` configuration", one per climate-zone folder: ~650 lines a newcomer read as a failure
-    wheel, log = build_wheel(tmp_path)
+    wheel, log = built_wheel
     assert "Building wheel for treecalc" in log  # the backend's output is in the log (pip -v)
     assert _warnings(log) == []
     # `pip install -e .` (make run), as a newcomer's pip shows it and as pip -v shows it (the backend's own output)
@@ -59,9 +59,9 @@ def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
     assert where.stdout.split() == [str(src / "treecalc" / "reference" / "datafolder.py"), str(src / "data")]
 
 
-@pytest.mark.slow  # builds a wheel: ~8 s, offline
-def test_the_wheel_carries_the_licence_the_types_marker_and_the_metadata(tmp_path):
-    wheel, _ = build_wheel(tmp_path)
+@pytest.mark.slow  # the wheel, built once per process: ~8 s, offline
+def test_the_wheel_carries_the_licence_the_types_marker_and_the_metadata(built_wheel):
+    wheel, _ = built_wheel
     z = zipfile.ZipFile(wheel)
     names = set(z.namelist())
     info = next(n for n in names if n.endswith(".dist-info/METADATA")).rsplit("/", 1)[0]
@@ -99,9 +99,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.mark.slow  # builds a wheel, installs it in a new venv and starts the app's server once: ~20 s, offline
-def test_treecalc_app_serves_the_installed_app_with_no_checkout(tmp_path):
-    wheel, _ = build_wheel(tmp_path)
+@pytest.mark.slow  # the wheel installed in a new venv, the app's server started once: ~20 s, offline
+def test_treecalc_app_serves_the_installed_app_with_no_checkout(built_wheel, tmp_path):
+    wheel, _ = built_wheel
     venv = _venv_over_this_one(tmp_path)
     py = venv / "bin" / "python"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", "--python", str(py)]

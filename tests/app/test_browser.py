@@ -16,7 +16,6 @@ that binary cannot be found.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import re
 import shutil
@@ -30,17 +29,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.browser_nav import CHROMIUM
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def _free_port() -> int:
@@ -107,11 +98,47 @@ def streamlit_server(tmp_path: Path, env: dict[str, str] | None = None) -> Itera
         log.close()
 
 
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=10) as r:
+            return r.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def app_servers(tmp_path_factory):
+    """The ``streamlit run app.py`` servers of this test process (pytest-xdist: of this worker) that
+    :func:`shared_server` started, by their environment; stopped at the end of the session."""
+    with contextlib.ExitStack() as stack:
+        yield {"stack": stack, "folders": tmp_path_factory, "by_env": {}}
+
+
+def shared_server(app_servers: dict, env: dict[str, str]) -> str:
+    """The URL of this process's ``streamlit run app.py`` with the environment ``env``, started at the first
+    call with it (and again when it died). A test that needs a server of its own (one it restarts, stops,
+    reads the log of, or one whose register or memory it must find empty) starts it with
+    :func:`streamlit_server` instead.
+
+    Tests that share a server share only what the app keeps for every visitor: a browser context of a test is
+    another visitor, with its own session, uploads and reload tokens (``treecalc.app.state.cache_key``), and the
+    register is the environment's, which servers started one after another shared already. Starting a server
+    and its first run of the app took seconds of each test."""
+    env = {k: v for k, v in env.items() if k != "PYTEST_CURRENT_TEST"}  # pytest's name of the running test
+    key = tuple(sorted(env.items()))
+    running = app_servers["by_env"].get(key)
+    if running is None or running[0].poll() is not None or not _healthy(running[1]):
+        folder = app_servers["folders"].mktemp("streamlit")
+        running = app_servers["stack"].enter_context(streamlit_server(folder, env))
+        app_servers["by_env"][key] = running
+    return running[1]
+
+
 @pytest.fixture
-def server(tmp_path):
-    """A ``streamlit run app.py`` on a free localhost port; killed at teardown."""
-    with streamlit_server(tmp_path) as (_, url):
-        yield url
+def server(app_servers):
+    """The URL of a ``streamlit run app.py`` on a free localhost port, with this test's environment: one
+    server per test process and environment (:func:`shared_server`)."""
+    return shared_server(app_servers, dict(os.environ))
 
 
 def _amount(text: str) -> float:
@@ -121,17 +148,17 @@ def _amount(text: str) -> float:
 
 
 @contextlib.contextmanager
-def survey_page(p, url: str, survey: Path, timeout_ms: float = 60_000) -> Iterator:
-    """A Chromium page (Playwright ``p``) on the app at ``url`` with ``survey`` uploaded; the browser closed at exit."""
-    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+def survey_page(browser, url: str, survey: Path, timeout_ms: float = 60_000) -> Iterator:
+    """A page of a new context of ``browser`` (the ``chromium`` fixture) on the app at ``url`` with ``survey``
+    uploaded; the context closed at exit."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
     try:
-        page = browser.new_page(viewport={"width": 1400, "height": 1800})
         page.set_default_timeout(timeout_ms)
         page.goto(url)
         upload(page, survey)
         yield page
     finally:
-        browser.close()
+        page.context.close()
 
 
 def upload(page, path: Path) -> None:
@@ -155,8 +182,7 @@ def _metric(page, label: str) -> str:
     not CHROMIUM.exists(),
     reason="Chromium not found at /usr/bin/chromium (.ci/run installs it with apt-get where apt is available)",
 )
-def test_upload_sample_and_read_permit_page(server, tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_upload_sample_and_read_permit_page(server, chromium, tmp_path):
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
     from treecalc.reference.data import SAMPLE_SURVEY
@@ -165,7 +191,7 @@ def test_upload_sample_and_read_permit_page(server, tmp_path):
     want_trees = float(expected.replacement.trees_needed)
     want_fund = float(expected.fund.fund_in_lieu_usd)
 
-    with sync_api.sync_playwright() as p, survey_page(p, server, SAMPLE_SURVEY) as page:
+    with survey_page(chromium, server, SAMPLE_SURVEY) as page:
         page.get_by_text("uploaded.").first.wait_for()
         _metric(page, "Trees")
 

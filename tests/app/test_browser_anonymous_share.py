@@ -4,14 +4,13 @@ the sharer revokes it and the holder's next page shows nothing of the survey, an
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 
 import pytest
 from sqlalchemy import func, select
 
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
+from tests.app.test_browser import CHROMIUM, streamlit_server
 from tests.helpers.browser_nav import nav, settle, upload
 
 pytestmark = [
@@ -29,8 +28,7 @@ def _count(reg, model):
         return s.scalar(select(func.count()).select_from(model))
 
 
-def test_an_anonymous_share_stays_out_of_the_record_cannot_be_reshared_and_ends_on_revoke(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_an_anonymous_share_stays_out_of_the_record_cannot_be_reshared_and_ends_on_revoke(tmp_path, chromium):
     from treecalc.register import Register
     from treecalc.register import models as m
 
@@ -40,11 +38,9 @@ def test_an_anonymous_share_stays_out_of_the_record_cannot_be_reshared_and_ends_
     survey.write_text(BODY)
     with (
         streamlit_server(tmp_path, {**os.environ, "TREECALC_DB": db}) as (_p, url),
-        sync_api.sync_playwright() as p,
     ):
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
-            mine = browser.new_context(viewport={"width": 1280, "height": 1400}).new_page()
+            mine = chromium.new_context(viewport={"width": 1280, "height": 1400}).new_page()
             mine.set_default_timeout(90_000)
             mine.goto(url)
             mine.get_by_text("Showing").first.wait_for()
@@ -66,7 +62,7 @@ def test_an_anonymous_share_stays_out_of_the_record_cannot_be_reshared_and_ends_
             assert _count(reg, m.Event) == 0 and _count(reg, m.Blob) == 0  # nothing in the audited record
             assert _count(reg, m.AnonLink) == 1 and _count(reg, m.SharedFile) == 1
 
-            theirs = browser.new_context(viewport={"width": 1280, "height": 1400}).new_page()
+            theirs = chromium.new_context(viewport={"width": 1280, "height": 1400}).new_page()
             theirs.set_default_timeout(90_000)
             theirs.goto(address)
             theirs.get_by_text(f"Showing {NAME}").first.wait_for()
@@ -85,6 +81,6 @@ def test_an_anonymous_share_stays_out_of_the_record_cannot_be_reshared_and_ends_
             settle(theirs)
             assert NAME not in theirs.locator("body").inner_text()
         finally:
-            browser.close()
+            chromium.close()
     # revoked: the share and the survey's bytes are deleted; the audited record never held them
     assert _count(reg, m.AnonLink) == 0 and _count(reg, m.SharedFile) == 0 and _count(reg, m.Event) == 0

@@ -5,13 +5,12 @@ revokes it there."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 
 import pytest
 
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
+from tests.app.test_browser import CHROMIUM, streamlit_server
 from tests.helpers.browser_nav import settle
 
 pytestmark = [
@@ -24,8 +23,7 @@ PASSWORD = "correct horse battery"
 SURVEY = b"Tag,Species,DBH (in),Action\n101,Red maple,14,remove\n102,Northern red oak,20,remove\n"
 
 
-def test_an_applicants_link_is_a_full_address_that_opens_the_case_and_is_revoked_from_the_list(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_an_applicants_link_is_a_full_address_that_opens_the_case_and_is_revoked_from_the_list(tmp_path, chromium):
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
@@ -34,11 +32,9 @@ def test_an_applicants_link_is_a_full_address_that_opens_the_case_and_is_revoked
     cid = reg.new_case(by="ann", title="14 Elm St", kind="permit", survey=("14_Elm_St.csv", SURVEY))
     with (
         streamlit_server(tmp_path, {**os.environ, "TREECALC_DB": db}) as (_p, url),
-        sync_api.sync_playwright() as p,
     ):
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
-            page = browser.new_context(viewport={"width": 1400, "height": 1800}).new_page()
+            page = chromium.new_context(viewport={"width": 1400, "height": 1800}).new_page()
             page.set_default_timeout(90_000)
             page.goto(f"{url}/cases")
             main = page.locator('[data-testid="stMain"]')
@@ -57,7 +53,7 @@ def test_an_applicants_link_is_a_full_address_that_opens_the_case_and_is_revoked
             assert "until 20" in main.inner_text()  # its expiry date is said beside it
 
             for where in (address, f"{url}/?case={token}"):  # as given, and pasted onto the root
-                other = browser.new_context(viewport={"width": 1400, "height": 1800}).new_page()
+                other = chromium.new_context(viewport={"width": 1400, "height": 1800}).new_page()
                 other.set_default_timeout(90_000)
                 other.goto(where)
                 other.locator('[data-testid="stMain"]').get_by_text(f"Case {cid}: 14 Elm St").wait_for()
@@ -71,13 +67,13 @@ def test_an_applicants_link_is_a_full_address_that_opens_the_case_and_is_revoked
             grid.wait_for()
             side.get_by_role("button", name="Revoke", exact=True).click()
             settle(page)
-            other = browser.new_context().new_page()
+            other = chromium.new_context().new_page()
             other.set_default_timeout(90_000)
             other.goto(address)
             other.locator('[data-testid="stMain"]').get_by_text("This link was revoked on").wait_for()
             assert "14 Elm St" not in other.locator('[data-testid="stMain"]').inner_text()
         finally:
-            browser.close()
+            chromium.close()
     from treecalc.register import links
 
     made = links.links_made(reg, "ann")

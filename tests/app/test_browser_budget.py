@@ -8,7 +8,6 @@ child capped to 1 GB of address space, so the children's resident memory togethe
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import threading
@@ -17,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from test_browser import CHROMIUM, LAUNCH_ARGS, _metric, streamlit_server
+from test_browser import CHROMIUM, _metric, streamlit_server
 
 
 def _descendants_rss_kb(pid: int) -> int:
@@ -56,8 +55,7 @@ def _upload(page, path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
-def test_three_large_uploads_share_the_budget_and_a_fourth_session_answers(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_three_large_uploads_share_the_budget_and_a_fourth_session_answers(tmp_path, chromium):
     files = []
     for k in range(3):  # three different large surveys (different bytes: no cache could serve one)
         f = tmp_path / f"estate_{k}.csv"
@@ -65,8 +63,7 @@ def test_three_large_uploads_share_the_budget_and_a_fourth_session_answers(tmp_p
         f.write_text("Tag,Species,DBH,Notes\n" + rows)
         files.append(f)
     env = {**os.environ, "TREECALC_LIMITS": "memory_gb=1", "TREECALC_READ_BUDGET_GB": "2"}
-    with streamlit_server(tmp_path, env) as (proc, url), sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with streamlit_server(tmp_path, env) as (proc, url):
         peak = [0]
         stop = threading.Event()
 
@@ -76,7 +73,7 @@ def test_three_large_uploads_share_the_budget_and_a_fourth_session_answers(tmp_p
                 time.sleep(0.1)
 
         try:
-            pages = [browser.new_context().new_page() for _ in range(4)]
+            pages = [chromium.new_context().new_page() for _ in range(4)]
             for page in pages:
                 page.set_default_timeout(120_000)
                 page.goto(url)
@@ -106,23 +103,21 @@ def test_three_large_uploads_share_the_budget_and_a_fourth_session_answers(tmp_p
             assert peak[0] < 2 * 2**20, f"the reader children held {peak[0] / 2**20:.2f} GB at once"
         finally:
             stop.set()
-            browser.close()
+            chromium.close()
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
-def test_two_users_uploading_the_same_bytes_each_see_their_own_name(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_two_users_uploading_the_same_bytes_each_see_their_own_name(tmp_path, chromium):
     body = "Tag,Species,DBH,Action\n1,Acer rubrum,12,remove\n2,Quercus rubra,20,removed\n"
     x = tmp_path / "x" / "Smith_12_Elm_St_client_survey.csv"
     y = tmp_path / "y" / "mine.csv"
     for f in (x, y):
         f.parent.mkdir()
         f.write_text(body)
-    with streamlit_server(tmp_path) as (proc, url), sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with streamlit_server(tmp_path) as (proc, url):
         try:
-            px, py = browser.new_context().new_page(), browser.new_context().new_page()
+            px, py = chromium.new_context().new_page(), chromium.new_context().new_page()
             names = []
             for page, f in ((px, x), (py, y)):
                 page.set_default_timeout(60_000)
@@ -143,4 +138,4 @@ def test_two_users_uploading_the_same_bytes_each_see_their_own_name(tmp_path):
             assert py.get_by_text("Smith_12_Elm_St").count() == 0
             assert px.get_by_text("Showing Smith_12_Elm_St_client_survey.csv").count() == 1
         finally:
-            browser.close()
+            chromium.close()

@@ -10,12 +10,11 @@ the planting cost (0 trees planted: $0.00) plus that payment: $3,150.00, then $7
 
 from __future__ import annotations
 
-import importlib
 import os
 
 import pytest
 
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
+from tests.app.test_browser import CHROMIUM, streamlit_server
 from tests.app.test_browser_register import _go_cases, _main, _metric, _sign_in, _survey
 from tests.helpers.browser_nav import nav, upload
 
@@ -59,47 +58,41 @@ def _permit_total(page, want: str) -> str:
     return _metric(page, TOTAL)
 
 
-def test_a_schedule_recorded_in_one_browser_is_the_fee_in_another_and_after_a_restart(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_a_schedule_recorded_in_one_browser_is_the_fee_in_another_and_after_a_restart(tmp_path, chromium):
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
     Register(db).add_user("ann", "engineer", "correct horse battery", by="admin")
     survey = _survey(tmp_path)
     env = {**os.environ, "TREECALC_DB": db}
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            with streamlit_server(tmp_path, env=env) as (_, url):
-                other = _fresh(browser, url, survey)
-                assert _in_lieu(other, "$3,150.00") == "$3,150.00"  # nothing recorded: the placeholder
-                assert _permit_total(other, "$3,150.00") == "$3,150.00"
+    with streamlit_server(tmp_path, env=env) as (_, url):
+        other = _fresh(chromium, url, survey)
+        assert _in_lieu(other, "$3,150.00") == "$3,150.00"  # nothing recorded: the placeholder
+        assert _permit_total(other, "$3,150.00") == "$3,150.00"
 
-                eng = browser.new_context(viewport={"width": 1400, "height": 1800}).new_page()
-                eng.set_default_timeout(90_000)
-                eng.goto(url)
-                upload(eng, survey)
-                _go_cases(eng)
-                _sign_in(eng)
-                _main(eng).get_by_text("Signed in as").wait_for()
-                nav(eng, FUND)
-                main = _main(eng)
-                main.get_by_label("Fee per tree (USD)").fill("1125")
-                main.get_by_label("Resolution (number or reference)").fill("2026-99")
-                main.get_by_role("button", name="Record the schedule").click()
-                main.get_by_text("Board resolution 2026-99 of").first.wait_for()
+        eng = chromium.new_context(viewport={"width": 1400, "height": 1800}).new_page()
+        eng.set_default_timeout(90_000)
+        eng.goto(url)
+        upload(eng, survey)
+        _go_cases(eng)
+        _sign_in(eng)
+        _main(eng).get_by_text("Signed in as").wait_for()
+        nav(eng, FUND)
+        main = _main(eng)
+        main.get_by_label("Fee per tree (USD)").fill("1125")
+        main.get_by_label("Resolution (number or reference)").fill("2026-99")
+        main.get_by_role("button", name="Record the schedule").click()
+        main.get_by_text("Board resolution 2026-99 of").first.wait_for()
 
-                third = _fresh(browser, url, survey)  # another browser, not signed in
-                assert _in_lieu(third, "$7,875.00") == "$7,875.00"
-                assert "Record the schedule" not in _main(third).inner_text()  # an applicant has no control
-                assert _permit_total(third, "$7,875.00") == "$7,875.00"
-                # the browser opened before the schedule was recorded charges it too, once it reruns
-                assert _permit_total(other, "$7,875.00") == "$7,875.00"
+        third = _fresh(chromium, url, survey)  # another chromium, not signed in
+        assert _in_lieu(third, "$7,875.00") == "$7,875.00"
+        assert "Record the schedule" not in _main(third).inner_text()  # an applicant has no control
+        assert _permit_total(third, "$7,875.00") == "$7,875.00"
+        # the browser opened before the schedule was recorded charges it too, once it reruns
+        assert _permit_total(other, "$7,875.00") == "$7,875.00"
 
-            with streamlit_server(tmp_path, env=env) as (_, url):  # the server restarted
-                after = _fresh(browser, url, survey)
-                assert _in_lieu(after, "$7,875.00") == "$7,875.00"
-                assert "Board resolution 2026-99 of" in _main(after).inner_text()
-                assert _permit_total(after, "$7,875.00") == "$7,875.00"
-        finally:
-            browser.close()
+    with streamlit_server(tmp_path, env=env) as (_, url):  # the server restarted
+        after = _fresh(chromium, url, survey)
+        assert _in_lieu(after, "$7,875.00") == "$7,875.00"
+        assert "Board resolution 2026-99 of" in _main(after).inner_text()
+        assert _permit_total(after, "$7,875.00") == "$7,875.00"

@@ -45,16 +45,14 @@ def _survey(path: Path) -> Path:
     return path
 
 
-def test_fund_csv_and_pdf_downloads_carry_the_fixed_text_and_the_log_stays_clean(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_fund_csv_and_pdf_downloads_carry_the_fixed_text_and_the_log_stays_clean(tmp_path, chromium):
     pypdf = importlib.import_module("pypdf")
     survey = _survey(tmp_path / "Birch Rd survey.xlsx")
     # the Board's schedule is the register's (the Fund page has no control of its own): $450.00 a tree
     env = {**os.environ, "TREECALC_DB": board_register(tmp_path)}
     with (
         streamlit_server(tmp_path, env) as (_, url),
-        sync_api.sync_playwright() as p,
-        survey_page(p, url, survey, timeout_ms=90_000) as page,
+        survey_page(chromium, url, survey, timeout_ms=90_000) as page,
     ):
         page.get_by_role("tab", name="Rejected rows").click()
         page.locator('[data-testid="stDataFrame"]:visible').first.wait_for()  # the rejected rows drawn (canvas)

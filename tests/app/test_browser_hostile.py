@@ -11,12 +11,11 @@ native reader — which aborts, in the isolated child process only.
 
 from __future__ import annotations
 
-import importlib
 import time
 import urllib.request
 
 import pytest
-from test_browser import CHROMIUM, LAUNCH_ARGS, _metric, streamlit_server
+from test_browser import CHROMIUM, _metric, streamlit_server
 
 from tests.helpers.hostile import far_cell_xlsx
 
@@ -41,15 +40,13 @@ def _env(limits: str | None) -> dict[str, str]:
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
 @pytest.mark.parametrize("limits,says", [(None, "refused"), (RAISED, "could not be read")])
-def test_far_cell_upload_is_refused_and_the_server_lives(tmp_path, limits, says):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_far_cell_upload_is_refused_and_the_server_lives(tmp_path, limits, says, chromium):
     bad = far_cell_xlsx(tmp_path / "far.xlsx")
     assert bad.stat().st_size < 2_000
-    with streamlit_server(tmp_path, _env(limits)) as (proc, url), sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with streamlit_server(tmp_path, _env(limits)) as (proc, url):
         try:
-            attacker = browser.new_context().new_page()
-            other = browser.new_context().new_page()  # a second session, with the bundled sample
+            attacker = chromium.new_context().new_page()
+            other = chromium.new_context().new_page()  # a second session, with the bundled sample
             for page in (attacker, other):
                 page.set_default_timeout(60_000)
                 page.goto(url)
@@ -78,5 +75,5 @@ def test_far_cell_upload_is_refused_and_the_server_lives(tmp_path, limits, says)
             assert _metric(other, "Trees") == before
             assert other.locator('[data-testid="stException"]').count() == 0
         finally:
-            browser.close()
+            chromium.close()
         assert proc.poll() is None and _health(url) == b"ok"

@@ -9,7 +9,6 @@ such 30 MB CSVs had pushed the server and its children to 8.9 GB).
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import re
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.app.test_app_bounds import ABSURD
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, _metric, streamlit_server
+from tests.app.test_browser import CHROMIUM, _metric, streamlit_server
 from tests.app.test_browser_budget import _descendants_rss_kb, _upload
 
 
@@ -45,12 +44,10 @@ def _hostile(tmp_path: Path) -> list[Path]:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
-def test_three_hostile_uploads_stay_within_the_budget_while_a_fourth_session_answers(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_three_hostile_uploads_stay_within_the_budget_while_a_fourth_session_answers(tmp_path, chromium):
     files = _hostile(tmp_path)
     env = {**os.environ, "TREECALC_LIMITS": "memory_gb=1", "TREECALC_READ_BUDGET_GB": "2"}
-    with streamlit_server(tmp_path, env) as (proc, url), sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with streamlit_server(tmp_path, env) as (proc, url):
         peak, stop = [0], threading.Event()
 
         def watch() -> None:
@@ -60,7 +57,7 @@ def test_three_hostile_uploads_stay_within_the_budget_while_a_fourth_session_ans
 
         t = threading.Thread(target=watch, daemon=True)
         try:
-            pages = [browser.new_context().new_page() for _ in range(4)]
+            pages = [chromium.new_context().new_page() for _ in range(4)]
             for page in pages:
                 page.set_default_timeout(240_000)
                 page.goto(url)
@@ -85,19 +82,17 @@ def test_three_hostile_uploads_stay_within_the_budget_while_a_fourth_session_ans
             assert peak[0] < 2 * 2**20, f"the reader children held {peak[0] / 2**20:.2f} GB at once"
         finally:
             stop.set()
-            browser.close()
+            chromium.close()
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium not found at /usr/bin/chromium")
-def test_a_link_carrying_each_absurd_option_shows_its_refusal_in_the_main_area(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
-    with streamlit_server(tmp_path) as (_proc, url), sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+def test_a_link_carrying_each_absurd_option_shows_its_refusal_in_the_main_area(tmp_path, chromium):
+    with streamlit_server(tmp_path) as (_proc, url):
         try:
             assert ABSURD, "nothing to check: the loop below would pass on no item"
             for opts, words in ABSURD:
-                page = browser.new_context().new_page()
+                page = chromium.new_context().new_page()
                 page.set_default_timeout(60_000)
                 page.goto(f"{url}/violations?" + urllib.parse.urlencode({"opts": json.dumps(opts)}))
                 main = page.locator('[data-testid="stMain"]')
@@ -106,4 +101,4 @@ def test_a_link_carrying_each_absurd_option_shows_its_refusal_in_the_main_area(t
                 assert page.get_by_text("InvalidOperation").count() == 0
                 page.context.close()
         finally:
-            browser.close()
+            chromium.close()

@@ -5,7 +5,6 @@ survey and no download of it."""
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import os
@@ -13,7 +12,7 @@ import zipfile
 
 import pytest
 
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server
+from tests.app.test_browser import CHROMIUM, streamlit_server
 from tests.helpers.browser_nav import nav, settle
 
 # a user's own survey (not the bundled sample): a lot of three trees, two removed
@@ -40,18 +39,16 @@ def _saved_project(page) -> dict:
         return {"meta": json.loads(z.read("project.json")), "names": z.namelist()}
 
 
-def test_a_link_session_stays_a_link_through_pages_and_reloads_and_loses_all_on_revoke(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_a_link_session_stays_a_link_through_pages_and_reloads_and_loses_all_on_revoke(tmp_path, chromium):
     from treecalc.register import Register, links
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
     reg = Register(db)
     sha = reg.put_blob(BODY.encode(), by="ann")
     token = links.make_link(reg, by="ann", kind="view", survey_sha256=sha, survey_name=NAME, params={})
-    with streamlit_server(tmp_path, {**os.environ, "TREECALC_DB": db}) as (_p, url), sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with streamlit_server(tmp_path, {**os.environ, "TREECALC_DB": db}) as (_p, url):
         try:
-            page = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 1400}).new_page()
+            page = chromium.new_context(accept_downloads=True, viewport={"width": 1280, "height": 1400}).new_page()
             page.set_default_timeout(90_000)
             main = page.locator('[data-testid="stMain"]')
             page.goto(f"{url}/?link={token}")
@@ -84,4 +81,4 @@ def test_a_link_session_stays_a_link_through_pages_and_reloads_and_loses_all_on_
             saved = _saved_project(page)
             assert saved["meta"]["survey"] is None and not any(n.startswith("survey/") for n in saved["names"])
         finally:
-            browser.close()
+            chromium.close()

@@ -20,21 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_browser import streamlit_server
-from tests.helpers.browser_nav import settle
+from tests.app.test_browser import shared_server
+from tests.helpers.browser_nav import CHROMIUM, settle
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
-]
 
 pytestmark = [
     pytest.mark.slow,
@@ -51,27 +40,16 @@ NAME = "Birch Lane lot 12.csv"
 
 
 @pytest.fixture
-def server(tmp_path):
-    """The app served with the coordinates stand-in on its path (``tests/app/coords``)."""
+def server(app_servers):
+    """The app served with the coordinates stand-in on its path (``tests/app/coords``), one server for the
+    process's tests (:func:`tests.app.test_browser.shared_server`)."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(
             [str(Path(__file__).parent / "coords"), *filter(None, [os.environ.get("PYTHONPATH")])]
         ),
     }
-    with streamlit_server(tmp_path, env) as (_, url):
-        yield url
-
-
-@pytest.fixture
-def browser():
-    sync_api = importlib.import_module("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    return shared_server(app_servers, env)
 
 
 def _page(browser, server, outside: list[str]):
@@ -109,13 +87,13 @@ def _no_errors(page) -> None:
     assert page.locator('[data-testid="stAlertContentError"]').count() == 0
 
 
-def test_map_draws_the_trees_without_network_tiles(server, browser, tmp_path):
+def test_map_draws_the_trees_without_network_tiles(server, chromium, tmp_path):
     from PIL import Image
 
     from treecalc.app.map import PALETTE
 
     outside: list[str] = []
-    page = _page(browser, server, outside)
+    page = _page(chromium, server, outside)
     page.goto(server)
     _upload(page, tmp_path)
     _nav(page, "Map")
@@ -153,14 +131,14 @@ def _pdf_text(data: bytes) -> str:
     return "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages)
 
 
-def test_pdf_download_is_the_report_of_the_upload(server, browser, tmp_path):
+def test_pdf_download_is_the_report_of_the_upload(server, chromium, tmp_path):
     from treecalc.assessment import assess
     from treecalc.ingest import read_survey
     from treecalc.report import plain_answer, report_data
 
     want = plain_answer(report_data(assess(read_survey(io.BytesIO(SURVEY), filename=NAME)), NAME))["total_usd"]
     outside: list[str] = []
-    page = _page(browser, server, outside)
+    page = _page(chromium, server, outside)
     page.goto(server)
     _upload(page, tmp_path)
     _nav(page, "Permit & replacement")
@@ -176,9 +154,9 @@ def test_pdf_download_is_the_report_of_the_upload(server, browser, tmp_path):
     assert f"Total out of pocket: ${want:,.2f}" in text
 
 
-def test_project_save_reload_open_restores_correction_and_site_facts(server, browser, tmp_path):
+def test_project_save_reload_open_restores_correction_and_site_facts(server, chromium, tmp_path):
     outside: list[str] = []
-    page = _page(browser, server, outside)
+    page = _page(chromium, server, outside)
     page.goto(server)
     _upload(page, tmp_path)
     # a species correction and a site fact, as a link carries them (the URL's query parameters)

@@ -59,9 +59,9 @@ def _within_width(box: dict, width: int) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_use_this_plan_keeps_its_trees_and_the_cost_follows(served, tmp_path, width):
+def test_use_this_plan_keeps_its_trees_and_the_cost_follows(served, chromium, tmp_path, width):
     survey = _write(tmp_path, "lot_9_birch_ln.xlsx", surveys.keeps_8())
-    with app_page(served, survey, "Permit & replacement", width=width, height=_height(width)) as page:
+    with app_page(chromium, served, survey, "Permit & replacement", width=width, height=_height(width)) as page:
         # every proposed removal made: 4 under the permit, 3 red oaks counted: $2,700.00 (3 trees x $900)
         total = page.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").first
         total.wait_for()
@@ -84,9 +84,9 @@ def test_use_this_plan_keeps_its_trees_and_the_cost_follows(served, tmp_path, wi
 
 
 @pytest.mark.parametrize("width", [390])  # one click is one click at any width; a phone's hides the most
-def test_the_pdf_downloads_in_one_click(served, tmp_path, width):
+def test_the_pdf_downloads_in_one_click(served, chromium, tmp_path, width):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(served, survey, "Permit & replacement", width=width, height=_height(width)) as page:
+    with app_page(chromium, served, survey, "Permit & replacement", width=width, height=_height(width)) as page:
         button = _main(page).get_by_role("button", name="Applicant's permit report (PDF)", exact=True)
         button.scroll_into_view_if_needed()
         _within_width(button.bounding_box(), width)
@@ -102,9 +102,9 @@ def test_the_pdf_downloads_in_one_click(served, tmp_path, width):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_the_columns_read_are_a_panel_of_selects_under_the_upload(served, tmp_path, width):
+def test_the_columns_read_are_a_panel_of_selects_under_the_upload(served, chromium, tmp_path, width):
     survey = _write(tmp_path, "lot_3_gis_export.csv", surveys.mapped_lot_csv())
-    with app_page(served, survey, width=width, height=_height(width)) as page:
+    with app_page(chromium, served, survey, width=width, height=_height(width)) as page:
         settle(page)
         head = _main(page).get_by_text("These columns were read as … (7 of 7 columns read)").first
         head.wait_for()
@@ -134,12 +134,14 @@ def _assessed(path: Path):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_the_map_fits_the_screen_shows_tags_on_hover_and_downloads_the_librarys_geopackage(served, tmp_path, width):
+def test_the_map_fits_the_screen_shows_tags_on_hover_and_downloads_the_librarys_geopackage(
+    served, chromium, tmp_path, width
+):
     from tests.app.test_map import _on_screen
     from treecalc.app import map as tree_map
 
     survey = _write(tmp_path, "maple_st_mapped.csv", surveys.mapped_lot_csv())
-    with app_page(served, survey, "Map", width=width, height=_height(width)) as page:
+    with app_page(chromium, served, survey, "Map", width=width, height=_height(width)) as page:
         _main(page).get_by_text("4 trees placed").first.wait_for()
         chart = page.locator('[data-testid="stDeckGlJsonChart"]').first
         chart.locator("canvas").first.wait_for()
@@ -197,9 +199,9 @@ def _fingerprint(path: Path) -> str:
 
 
 @pytest.mark.parametrize("width", [390])  # the link and its banner do not change with the width
-def test_a_view_shared_from_the_permit_page_opens_there_and_says_shared_view(served, tmp_path, width):
+def test_a_view_shared_from_the_permit_page_opens_there_and_says_shared_view(served, chromium, tmp_path, width):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(served, survey, "Permit & replacement", width=width, height=_height(width)) as page:
+    with app_page(chromium, served, survey, "Permit & replacement", width=width, height=_height(width)) as page:
         side = _sidebar(page)
         side.get_by_text("Share this view").click()
         code = side.locator("code").filter(has_text="?link=")
@@ -238,9 +240,9 @@ def _number(page, label: str, value: str) -> None:
 
 
 @pytest.mark.parametrize("width", [1280])  # the bill's figures do not change with the width
-def test_the_meter_test_shows_the_original_bill_and_the_change(served, tmp_path, width):
+def test_the_meter_test_shows_the_original_bill_and_the_change(served, chromium, tmp_path, width):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(served, survey, "Water bill", width=width, height=_height(width)) as page:
+    with app_page(chromium, served, survey, "Water bill", width=width, height=_height(width)) as page:
         _number(page, "Billed consumption, tested period", "18400")
         _number(page, "Registration error, first flow rate (%)", "3.5")
         more = _main(page).get_by_label("Other flow-rate results (%)", exact=True)

@@ -18,7 +18,7 @@ pytestmark = [
 ]
 
 
-def test_the_plan_shows_its_progress_and_cancel_stops_it(tmp_path):
+def test_the_plan_shows_its_progress_and_cancel_stops_it(tmp_path, chromium):
     # 100 optional removals of mixed species and sizes, 4 on a slope over 20%: one assessment per k, 100 or more
     # (seconds each on a loaded machine): time to see the bar move and to press Cancel
     rnd = random.Random(7)
@@ -31,7 +31,7 @@ def test_the_plan_shows_its_progress_and_cancel_stops_it(tmp_path):
     survey = tmp_path / "hundred.csv"
     survey.write_text("\n".join(rows) + "\n")
     with streamlit_server(tmp_path, dict(os.environ)) as (_p, url):
-        with app_page(url, survey, "Permit & replacement") as page:
+        with app_page(chromium, url, survey, "Permit & replacement") as page:
             main = page.locator('[data-testid="stMain"]')
             main.get_by_role("button", name="Find the cheapest plans").click()
             said = main.get_by_text(re.compile(r"Assessed \d+ of 100 candidate sets"))

@@ -3,13 +3,12 @@ a shared view and an applicant's link that survive it, and sign-in throttling.""
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 
 import pytest
 
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server, upload
+from tests.app.test_browser import CHROMIUM, streamlit_server, upload
 
 pytestmark = [
     pytest.mark.slow,
@@ -55,8 +54,7 @@ def _metric(page, label):
     return m.first.locator('[data-testid="stMetricValue"]').inner_text()
 
 
-def test_a_case_from_an_upload_survives_a_restart_with_its_links(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_a_case_from_an_upload_survives_a_restart_with_its_links(tmp_path, chromium):
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
@@ -64,69 +62,64 @@ def test_a_case_from_an_upload_survives_a_restart_with_its_links(tmp_path):
     reg.add_user("ann", "engineer", PASSWORD, by="admin")
     survey = _survey(tmp_path)
     env = {**os.environ, "TREECALC_DB": db}
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        try:
-            with streamlit_server(tmp_path, env=env) as (_, url):
-                page = browser.new_page(viewport={"width": 1400, "height": 1800})
-                page.set_default_timeout(90_000)
-                page.goto(url)
-                upload(page, survey)
-                _go_cases(page)
-                _sign_in(page)
-                main = _main(page)
-                main.get_by_text("Signed in as").wait_for()
-                main.get_by_label("Title").fill("14 Elm St")
-                main.get_by_role("button", name="Open the case").click()
-                main.get_by_text("Case 1 opened.").wait_for()
-                # 6 trees in lieu x the bundled fee schedule; the register shows what the assessment said
-                assessed = _metric(page, "Payment in lieu assessed")
-                main.get_by_label("Amount (USD)").fill("100.25")
-                main.get_by_role("button", name="Record the payment").click()
-                page.wait_for_function(
-                    "() => [...document.querySelectorAll('[data-testid=stMetricValue]')].some(e => e.innerText === '$100.25')"
-                )
-                main.get_by_role("button", name="Make the applicant's link").click()
-                applicant = re.search(r"\?case=([\w-]+)", main.locator("code").last.inner_text()).group(1)
-                side = page.locator('[data-testid="stSidebar"]')
-                side.get_by_text("Share this view").click()
-                shared = re.search(r"\?link=([\w-]+)", _make_share_link(side)).group(1)
-            # another case the applicant must not see
-            reg.new_case(by="ann", title="9 Other Rd", kind="violation")
+    with streamlit_server(tmp_path, env=env) as (_, url):
+        page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+        page.set_default_timeout(90_000)
+        page.goto(url)
+        upload(page, survey)
+        _go_cases(page)
+        _sign_in(page)
+        main = _main(page)
+        main.get_by_text("Signed in as").wait_for()
+        main.get_by_label("Title").fill("14 Elm St")
+        main.get_by_role("button", name="Open the case").click()
+        main.get_by_text("Case 1 opened.").wait_for()
+        # 6 trees in lieu x the bundled fee schedule; the register shows what the assessment said
+        assessed = _metric(page, "Payment in lieu assessed")
+        main.get_by_label("Amount (USD)").fill("100.25")
+        main.get_by_role("button", name="Record the payment").click()
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=stMetricValue]')].some(e => e.innerText === '$100.25')"
+        )
+        main.get_by_role("button", name="Make the applicant's link").click()
+        applicant = re.search(r"\?case=([\w-]+)", main.locator("code").last.inner_text()).group(1)
+        side = page.locator('[data-testid="stSidebar"]')
+        side.get_by_text("Share this view").click()
+        shared = re.search(r"\?link=([\w-]+)", _make_share_link(side)).group(1)
+    # another case the applicant must not see
+    reg.new_case(by="ann", title="9 Other Rd", kind="violation")
 
-            with streamlit_server(tmp_path, env=env) as (_, url):  # the server restarted
-                page = browser.new_page(viewport={"width": 1400, "height": 1800})
-                page.set_default_timeout(90_000)
-                page.goto(f"{url}/?link={shared}")  # opens on the page it was shared from, saying whose view
-                side = page.locator('[data-testid="stSidebar"]')
-                side.get_by_text("Shared view of").first.wait_for()
-                side.get_by_text(survey.name).first.wait_for()
-                assert "bundled sample" not in side.inner_text()
+    with streamlit_server(tmp_path, env=env) as (_, url):  # the server restarted
+        page = chromium.new_page(viewport={"width": 1400, "height": 1800})
+        page.set_default_timeout(90_000)
+        page.goto(f"{url}/?link={shared}")  # opens on the page it was shared from, saying whose view
+        side = page.locator('[data-testid="stSidebar"]')
+        side.get_by_text("Shared view of").first.wait_for()
+        side.get_by_text(survey.name).first.wait_for()
+        assert "bundled sample" not in side.inner_text()
 
-                page.goto(f"{url}/cases?case={applicant}")
-                main = _main(page)
-                main.get_by_text("Case 1: 14 Elm St").wait_for()
-                assert _metric(page, "Paid into the Fund") == "$100.25"
-                assert _metric(page, "Payment in lieu assessed") == assessed
-                text = main.inner_text()
-                assert survey.name in text and "Read-only" in text
-                assert "9 Other Rd" not in text and "Record the payment" not in text and "Sign in" not in text
+        page.goto(f"{url}/cases?case={applicant}")
+        main = _main(page)
+        main.get_by_text("Case 1: 14 Elm St").wait_for()
+        assert _metric(page, "Paid into the Fund") == "$100.25"
+        assert _metric(page, "Payment in lieu assessed") == assessed
+        text = main.inner_text()
+        assert survey.name in text and "Read-only" in text
+        assert "9 Other Rd" not in text and "Record the payment" not in text and "Sign in" not in text
 
-                page.goto(f"{url}/cases")
-                _sign_in(page)
-                main = _main(page)
-                main.get_by_text("Signed in as").wait_for()
-                main.get_by_text("Case 1: 14 Elm St").wait_for()
-                assert _metric(page, "Paid into the Fund") == "$100.25"
-                assert survey.name in main.inner_text()
+        page.goto(f"{url}/cases")
+        _sign_in(page)
+        main = _main(page)
+        main.get_by_text("Signed in as").wait_for()
+        main.get_by_text("Case 1: 14 Elm St").wait_for()
+        assert _metric(page, "Paid into the Fund") == "$100.25"
+        assert survey.name in main.inner_text()
 
-                # a link that is not known: said in the main area, and no sample's figures in its place
-                page.goto(f"{url}/permit?link=not-a-real-token")
-                _main(page).get_by_text("This link is not known to this server").wait_for()
-                assert "$9,000.00" not in _main(page).inner_text()
-                assert "bundled sample)" not in page.locator('[data-testid="stSidebar"]').inner_text()
-        finally:
-            browser.close()
+        # a link that is not known: said in the main area, and no sample's figures in its place
+        page.goto(f"{url}/permit?link=not-a-real-token")
+        _main(page).get_by_text("This link is not known to this server").wait_for()
+        assert "$9,000.00" not in _main(page).inner_text()
+        assert "bundled sample)" not in page.locator('[data-testid="stSidebar"]').inner_text()
 
 
 def _wait_failures(db, n):
@@ -147,8 +140,7 @@ def _wait_failures(db, n):
         engine.dispose()
 
 
-def test_a_wrong_password_three_times_is_throttled(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_a_wrong_password_three_times_is_throttled(tmp_path, chromium):
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
@@ -156,10 +148,9 @@ def test_a_wrong_password_three_times_is_throttled(tmp_path):
     reg.add_user("admin", "engineer", PASSWORD, by="admin")  # the register's first account is an engineer's
     reg.add_user("ann", "clerk", PASSWORD, by="admin")
     env = {**os.environ, "TREECALC_DB": db}
-    with sync_api.sync_playwright() as p, streamlit_server(tmp_path, env=env) as (_, url):
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with streamlit_server(tmp_path, env=env) as (_, url):
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1800})
+            page = chromium.new_page(viewport={"width": 1400, "height": 1800})
             page.set_default_timeout(90_000)
             page.goto(f"{url}/cases")
             for n in range(1, 4):
@@ -170,7 +161,7 @@ def test_a_wrong_password_three_times_is_throttled(tmp_path):
             _main(page).get_by_text("Too many failed sign-ins for ann").wait_for()
             assert "Signed in as" not in _main(page).inner_text()
         finally:
-            browser.close()
+            chromium.close()
 
 
 def _make_share_link(side) -> str:

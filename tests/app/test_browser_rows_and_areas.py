@@ -71,10 +71,10 @@ def _errors(page) -> list[str]:
     return page.locator('[data-testid="stMain"] [data-testid="stAlertContentError"]').all_inner_texts()
 
 
-def test_a_payment_typed_without_its_amount_is_refused_in_the_browser(server, tmp_path):
+def test_a_payment_typed_without_its_amount_is_refused_in_the_browser(server, chromium, tmp_path):
     expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, "Water bill") as page:
+    with app_page(chromium, server, survey, "Water bill") as page:
         # $300 due 15 Jan 2026, no payment, as of today (after 15 Apr 2026): 5% = $15.00 on 16 Jan, 1% =
         # $3.00 on 16 Feb and 16 Mar; $321.00 relevied to the tax bill on 15 Apr (§223-12F(2))
         assert _metric(page, "Total owed (water account + tax bill)") == "$321.00"
@@ -91,10 +91,10 @@ def test_a_payment_typed_without_its_amount_is_refused_in_the_browser(server, tm
         assert _errors(page) == []
 
 
-def test_an_area_typed_without_its_depth_is_refused_and_areas_read_to_the_hundredth(server, tmp_path):
+def test_an_area_typed_without_its_depth_is_refused_and_areas_read_to_the_hundredth(server, chromium, tmp_path):
     expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, "Excavation") as page:
+    with app_page(chromium, server, survey, "Excavation") as page:
         exc, fill = _editor(page, 0), _editor(page, 1)
         _type_first_row(page, exc, 0, "1234.5678")  # the first row's area, 3 ft deep
         # §120-3A(2): deeper than 2 ft over 500 sq ft or more; 1,234.5678 sq ft is said to the hundredth

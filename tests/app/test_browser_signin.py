@@ -4,14 +4,13 @@ account of an empty register is made only with the setup token shown on the serv
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import time
 
 import pytest
 
-from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS, streamlit_server, upload
+from tests.app.test_browser import CHROMIUM, streamlit_server, upload
 from tests.register.conftest import staff
 
 pytestmark = [
@@ -55,8 +54,7 @@ def _wait_cookie(context, page):
     raise AssertionError("no treecalc_session cookie was set after the sign-in")
 
 
-def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(tmp_path, chromium):
     from treecalc.register import Register
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
@@ -64,10 +62,9 @@ def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(t
     staff(Register(db), "admin").add_user("ann", "clerk", PASSWORD, by="admin")
     survey = _survey(tmp_path)
     env = {**os.environ, "TREECALC_DB": db}
-    with sync_api.sync_playwright() as p, streamlit_server(tmp_path, env=env) as (_, url):
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with streamlit_server(tmp_path, env=env) as (_, url):
         try:
-            context = browser.new_context(viewport={"width": 1400, "height": 1800})
+            context = chromium.new_context(viewport={"width": 1400, "height": 1800})
             page = context.new_page()
             page.set_default_timeout(90_000)
             page.goto(url)
@@ -120,7 +117,7 @@ def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(t
             assert main.get_by_text("Signed in as").count() == 0
 
             # the old cookie, replayed by another browser: the server ended its session
-            thief = browser.new_context()
+            thief = chromium.new_context()
             thief.add_cookies([{k: cookie[k] for k in ("name", "value", "domain", "path")}])
             other = thief.new_page()
             other.set_default_timeout(90_000)
@@ -128,24 +125,22 @@ def test_a_signed_in_reload_stays_signed_in_and_sign_out_ends_it_on_the_server(t
             _main(other).get_by_role("button", name="Sign in").wait_for()
             assert _main(other).get_by_text("Signed in as").count() == 0
         finally:
-            browser.close()
+            chromium.close()
 
 
-def test_the_first_account_needs_the_setup_token_from_the_servers_console(tmp_path):
-    sync_api = importlib.import_module("playwright.sync_api")
+def test_the_first_account_needs_the_setup_token_from_the_servers_console(tmp_path, chromium):
     from treecalc.register import Register, auth
 
     db = f"sqlite:///{tmp_path / 'register.db'}"
     reg = Register(db)  # an empty register
     env = {**os.environ, "TREECALC_DB": db}
-    with sync_api.sync_playwright() as p, streamlit_server(tmp_path, env=env) as (_, url):
+    with streamlit_server(tmp_path, env=env) as (_, url):
         log = (tmp_path / "streamlit.log").read_text()
         found = re.search(r"Setup token \(works once, for 30 minutes\): (\S+)", log)
         assert found, log[-2000:]
         token = found.group(1)
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1800})
+            page = chromium.new_page(viewport={"width": 1400, "height": 1800})
             page.set_default_timeout(90_000)
             page.goto(f"{url}/cases")
             form = page.locator('[data-testid="stForm"]').filter(has_text="Make the first account")
@@ -173,4 +168,4 @@ def test_the_first_account_needs_the_setup_token_from_the_servers_console(tmp_pa
             with pytest.raises(Exception, match="has an account already"):
                 auth.first_account(reg, token, "mallory", PASSWORD)
         finally:
-            browser.close()
+            chromium.close()

@@ -43,11 +43,11 @@ def _summary(path: Path) -> tuple[str, dict[str, object]]:
     return title, items
 
 
-def test_statement_download_is_the_upload_and_options_on_screen(server, tmp_path):
+def test_statement_download_is_the_upload_and_options_on_screen(server, chromium, tmp_path):
     sync_api = importlib.import_module("playwright.sync_api")
     survey = tmp_path / "oaks_on_the_hill.xlsx"
     survey.write_bytes(BLOB)
-    with app_page(server, survey, width=1400, height=1600) as page:
+    with app_page(chromium, server, survey, width=1400, height=1600) as page:
         page.locator('[data-testid="stSidebarNav"]').get_by_text("Permit & replacement").click()
         _metric(page, "Replacement trees required")
         # the option: the site can take a number of trees (0 until given): every tree is paid in lieu
@@ -90,12 +90,12 @@ def _headlines(page) -> list[dict]:
 
 
 @pytest.mark.parametrize("width", [1100, 390])
-def test_no_headline_is_cut_off(server, tmp_path, width):
+def test_no_headline_is_cut_off(server, chromium, tmp_path, width):
     from benchmarks.app_permit_update import make_survey
 
     survey = tmp_path / "village_2000.xlsx"  # big enough for seven-figure sums
     survey.write_bytes(make_survey(2000))
-    with app_page(server, survey, width=width, height=1600) as page:
+    with app_page(chromium, server, survey, width=width, height=1600) as page:
         seen = []
         for name in ("Benefits", "Permit & replacement", "Violations & penalties", "Fund & fee schedule"):
             click_sidebar_page(page, name)  # a phone: opens the collapsed sidebar first
@@ -109,9 +109,9 @@ def test_no_headline_is_cut_off(server, tmp_path, width):
     assert any(re.search(r"\d[KM]$", t) for _, t in seen), seen  # the big sums are shown compact
 
 
-def test_the_water_pages_headlines_show_whole_at_1100_px(server, tmp_path):
+def test_the_water_pages_headlines_show_whole_at_1100_px(server, chromium, tmp_path):
     # the relevy date, a fourth metric in its row, showed "2026-0…" at 1,100 px: its text 166 px in a 148 px box
-    with app_page(server, None, "Water bill", width=1100, height=1400) as page:
+    with app_page(chromium, server, None, "Water bill", width=1100, height=1400) as page:
         page.locator('[data-testid="stMetric"]').filter(has_text="Relevy date").first.wait_for()
         _settle(page)
         heads = _headlines(page)
@@ -124,11 +124,11 @@ def test_the_water_pages_headlines_show_whole_at_1100_px(server, tmp_path):
         assert relevy == ["2026-04-15"]
 
 
-def test_the_permit_names_its_value_basis_beside_its_total(server, tmp_path):
+def test_the_permit_names_its_value_basis_beside_its_total(server, chromium, tmp_path):
     # the basis was named 869 px below the total, after the card's levers and the table of trees to keep
     survey = tmp_path / "oaks_on_the_hill.xlsx"
     survey.write_bytes(BLOB)
-    with app_page(server, survey, "Permit & replacement", width=1100, height=1400) as page:
+    with app_page(chromium, server, survey, "Permit & replacement", width=1100, height=1400) as page:
         total = page.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").first
         total.wait_for()
         _settle(page)

@@ -21,10 +21,10 @@ from tests.helpers.browser_nav import settle as _settle
 pytestmark = [pytest.mark.slow]
 
 
-def test_a_stock_row_without_its_species_is_refused_in_the_browser(server, tmp_path):
+def test_a_stock_row_without_its_species_is_refused_in_the_browser(server, chromium, tmp_path):
     expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, "Permit & replacement") as page:
+    with app_page(chromium, server, survey, "Permit & replacement") as page:
         page.locator('[data-testid="stRadio"]').get_by_text("A stock list").click()
         _settle(page)
         grid = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').filter(has_text="Unit cost")
@@ -47,9 +47,11 @@ def test_a_stock_row_without_its_species_is_refused_in_the_browser(server, tmp_p
         assert main.locator('[data-testid="stMetric"]').filter(has_text="Total out of pocket").count() == 0
 
 
-def test_the_permit_page_says_its_law_once_and_names_its_controls_without_sending_you_to_itself(server, tmp_path):
+def test_the_permit_page_says_its_law_once_and_names_its_controls_without_sending_you_to_itself(
+    server, chromium, tmp_path
+):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey) as page:
+    with app_page(chromium, server, survey) as page:
         for title in ("Permit & replacement", "Violations & penalties", "Fund & fee schedule"):
             _nav(page, title)
             main = page.locator('[data-testid="stMain"]')

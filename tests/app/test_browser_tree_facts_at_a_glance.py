@@ -52,10 +52,10 @@ def _cell_click(page, grid, row: int, col_x: float) -> None:
 # --- 7. a tree's facts where they are seen --------------------------------------------------------------
 
 
-def test_tree_facts_are_edited_in_the_app_and_said_in_the_statement_and_project(server, tmp_path):
+def test_tree_facts_are_edited_in_the_app_and_said_in_the_statement_and_project(server, chromium, tmp_path):
     expect = importlib.import_module("playwright.sync_api").expect
     field = _write(tmp_path, "old_post_rd_field_survey.xlsx", surveys.arborist_25())
-    with app_page(server, field) as page:
+    with app_page(chromium, server, field) as page:
         # the notes' "Street tree – Village ROW" offers the flag; taking it is a change made in the app
         _settle(page)
         expect(page.get_by_text("Tree 117's notes say “Street tree – Village ROW”").first).to_be_visible()
@@ -77,10 +77,10 @@ def test_tree_facts_are_edited_in_the_app_and_said_in_the_statement_and_project(
     assert '"tree_facts"' in json.dumps(meta) and '"117"' in json.dumps(meta)
 
 
-def test_a_tick_per_tree_keeps_it_and_the_cost_follows(server, tmp_path):
+def test_a_tick_per_tree_keeps_it_and_the_cost_follows(server, chromium, tmp_path):
     expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, "Permit & replacement") as page:
+    with app_page(chromium, server, survey, "Permit & replacement") as page:
         # the applicant's lever: a tick keeps a tree, and the cost is worked out again at once
         assert _metric(page, "Total out of pocket") == "$2,700.00"
         grid = page.locator('[data-testid="stDataFrame"]').filter(has_text="Keep it").first
@@ -127,10 +127,10 @@ def _in_sight(page, grid, names: list[str]) -> None:
         assert h.startswith(n), (names, heads)
 
 
-def test_figures_in_sight_at_1280_one_total_and_the_site_form_by_law(server, tmp_path):
+def test_figures_in_sight_at_1280_one_total_and_the_site_form_by_law(server, chromium, tmp_path):
     expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "ridge_rd_slope_violation.xlsx", surveys.slope_violation_5())
-    with app_page(server, survey) as page:
+    with app_page(chromium, server, survey) as page:
         _settle(page)
         expect(page.get_by_text("Assessed under").first).to_contain_text("Croton-on-Hudson")
         grid = page.locator('[data-testid="stDataFrame"]').first
@@ -164,10 +164,10 @@ def test_figures_in_sight_at_1280_one_total_and_the_site_form_by_law(server, tmp
 # --- 11. the map ----------------------------------------------------------------------------------------
 
 
-def test_map_legend_in_words_dead_trees_ringed_and_a_scale(server, tmp_path):
+def test_map_legend_in_words_dead_trees_ringed_and_a_scale(server, chromium, tmp_path):
     expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "maple_st_mapped.csv", surveys.mapped_lot_csv())
-    with app_page(server, survey, "Map") as page:
+    with app_page(chromium, server, survey, "Map") as page:
         page.get_by_text("4 trees placed").first.wait_for()
         legend = page.get_by_text("dot size: radius in proportion to DBH").first
         expect(legend).to_contain_text("removed (1)")
@@ -188,9 +188,9 @@ def test_map_legend_in_words_dead_trees_ringed_and_a_scale(server, tmp_path):
 # --- 12. water and excavation ---------------------------------------------------------------------------
 
 
-def test_water_amounts_owed_side_by_side(server, tmp_path):
+def test_water_amounts_owed_side_by_side(server, chromium, tmp_path):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, "Water bill") as page:
+    with app_page(chromium, server, survey, "Water bill") as page:
         due = page.locator('[data-testid="stMetric"]').filter(has_text="Total due").first
         owed = page.locator('[data-testid="stMetric"]').filter(has_text="Still owed on the tax bill").first
         for _ in range(20):  # the last layout of the row (a loaded machine draws the columns seconds apart)
@@ -205,9 +205,9 @@ def test_water_amounts_owed_side_by_side(server, tmp_path):
         _no_errors(page)
 
 
-def test_excavation_wall_permit_is_a_headline_and_one_lot_area(server, tmp_path):
+def test_excavation_wall_permit_is_a_headline_and_one_lot_area(server, chromium, tmp_path):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, "Excavation") as page:
+    with app_page(chromium, server, survey, "Excavation") as page:
         wall = page.get_by_role("spinbutton", name="Retaining wall height (ft)")
         wall.fill("5")
         wall.press("Enter")
@@ -230,9 +230,9 @@ def test_excavation_wall_permit_is_a_headline_and_one_lot_area(server, tmp_path)
 # --- 13-14. the phone and the first visit ---------------------------------------------------------------
 
 
-def test_phone_first_screen_has_the_total_and_the_sidebar_closes(server, tmp_path):
+def test_phone_first_screen_has_the_total_and_the_sidebar_closes(server, chromium, tmp_path):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, width=390, height=844) as page:
+    with app_page(chromium, server, survey, width=390, height=844) as page:
         # a page chosen at once, while the upload's run is still going (a quick user, a loaded server):
         # the run that would have put the closing script in place is stopped by the click
         _nav(page, "Permit & replacement")
@@ -261,10 +261,10 @@ def test_phone_first_screen_has_the_total_and_the_sidebar_closes(server, tmp_pat
         _shot(page, tmp_path, "survey_page_phone.png")
 
 
-def test_first_visit_says_what_to_do_and_an_upload_the_next_step(server, tmp_path):
+def test_first_visit_says_what_to_do_and_an_upload_the_next_step(server, chromium, tmp_path):
     expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "ridge_rd_slope_violation.xlsx", surveys.slope_violation_5())
-    with app_page(server) as page:
+    with app_page(chromium, server) as page:
         expect(page.get_by_text("What to do first.").first).to_be_visible()
         expect(page.get_by_text("explore the bundled sample survey").first).to_be_visible()
         _upload(page, survey)

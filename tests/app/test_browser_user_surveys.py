@@ -71,10 +71,10 @@ def _in_effect(page) -> str:
 # --- 1. marking trees found removed --------------------------------------------------------------------
 
 
-def test_enter_adds_the_one_tree_typed_and_many_wait_for_a_confirmation(server, tmp_path):
+def test_enter_adds_the_one_tree_typed_and_many_wait_for_a_confirmation(server, chromium, tmp_path):
     expect = importlib.import_module("playwright.sync_api").expect
     survey = _write(tmp_path, "old_post_rd_field_survey.xlsx", surveys.arborist_25())
-    with app_page(server, survey, "Violations & penalties") as page:
+    with app_page(chromium, server, survey, "Violations & penalties") as page:
         expect(page.get_by_text("No tree marked found removed").first).to_be_visible()
         assert re.search(r"\bno tree harmed", _in_effect(page)), _in_effect(page)  # 2 only proposed
         box = page.get_by_label("Trees found removed", exact=True)
@@ -115,9 +115,9 @@ def _checked_basis(page) -> str:
     return radios.first.locator("label:has(input:checked)").inner_text().strip()
 
 
-def test_value_basis_is_chosen_beside_the_permit_violations_and_fund_answers(server, tmp_path):
+def test_value_basis_is_chosen_beside_the_permit_violations_and_fund_answers(server, chromium, tmp_path):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, "Permit & replacement") as page:
+    with app_page(chromium, server, survey, "Permit & replacement") as page:
         # annual (the default): red oak 10, 11, 12 in = 111.14 + 120.24 + 129.34 = $360.72/yr at $0.0008/gal
         # stormwater; at $0.008 each adds 0.0072 $/gal x 264.172 gal/m3 x its hydro_interception (QURU 25.40,
         # 27.94, 30.48 cm: 3.81 + (1/6, 2/6, 3/6) x 3.60 = 4.41, 5.01, 5.61 m3): 8.39 + 9.53 + 10.67,
@@ -152,9 +152,9 @@ def board_fee(tmp_path, monkeypatch):
     monkeypatch.setenv("TREECALC_DB", surveys.board_register(tmp_path))
 
 
-def test_applicant_total_and_fee_source_read_the_same_on_screen_in_excel_and_pdf(board_fee, server, tmp_path):
+def test_applicant_total_and_fee_source_read_the_same_on_screen_in_excel_and_pdf(board_fee, server, chromium, tmp_path):
     survey = _write(tmp_path, "d_lot_application.xlsx", surveys.developer_8())
-    with app_page(server, survey, "Permit & replacement") as page:
+    with app_page(chromium, server, survey, "Permit & replacement") as page:
         # 90% of $389.31 = $350.379 -> $350.38; red maple 2 in carries $64.68 (tests/test_assessment.py):
         # 350.38 / 64.68 = 5.42 -> 6 trees x $450 = $2,700.00 planted, nothing in lieu
         total = _metric(page, "Total out of pocket")
@@ -172,10 +172,10 @@ def test_applicant_total_and_fee_source_read_the_same_on_screen_in_excel_and_pdf
         assert flag not in pdf, flag
 
 
-def test_violations_pdf_is_the_engineers_report_and_the_22f_payment_a_headline(server, tmp_path):
+def test_violations_pdf_is_the_engineers_report_and_the_22f_payment_a_headline(server, chromium, tmp_path):
     survey = _write(tmp_path, "ridge_rd_slope_violation.xlsx", surveys.slope_violation_5())
     shown: dict[str, str] = {}
-    with app_page(server, survey) as page:
+    with app_page(chromium, server, survey) as page:
         for name in ("Survey", "Benefits", "Map", "Permit & replacement", "Fund & fee schedule"):
             _nav(page, name)
             shown[name] = page.locator('[data-testid="stMain"]').inner_text()

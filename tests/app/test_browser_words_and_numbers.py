@@ -84,12 +84,12 @@ def _tiles_one_format(page) -> list[list[str]]:
 @pytest.mark.parametrize(
     ("survey", "width"), [("slope_violation_5", 1280), ("slope_violation_5", 390), ("wesley_hills_lot", 390)]
 )
-def test_every_page_says_no_field_name_no_raw_cell_and_one_format_per_row(server, tmp_path, width, survey):
+def test_every_page_says_no_field_name_no_raw_cell_and_one_format_per_row(server, chromium, tmp_path, width, survey):
     path = _write(tmp_path, f"{survey}.xlsx", getattr(surveys, survey)())
     names = _names(path)
     assert "has_residence" in names and "within_20ft_of_lot_line" in names  # read from the code, not empty
     seen, rows = [], []
-    with app_page(server, path, width=width) as page:
+    with app_page(chromium, server, path, width=width) as page:
         for title in PAGES:
             nav(page, title)
             text = _main_text(page)
@@ -104,10 +104,10 @@ def test_every_page_says_no_field_name_no_raw_cell_and_one_format_per_row(server
 
 
 @pytest.mark.parametrize("width", [390])  # the label's words are the same at any width; a phone's is the narrowest
-def test_alternative_payment_says_its_basis(server, tmp_path, width):
+def test_alternative_payment_says_its_basis(server, chromium, tmp_path, width):
     # three red oaks (10, 11, 12 in) removed on a steep slope without a permit: a violation, so §208-22F applies
     path = _write(tmp_path, "slope_violation_5.xlsx", surveys.slope_violation_5())
-    with app_page(server, path, "Violations & penalties", width=width) as page:
+    with app_page(chromium, server, path, "Violations & penalties", width=width) as page:
         _drawn(page)
         label = page.locator('[data-testid="stMetricLabel"]', has_text="Or pay instead of replacing").first
         # 120 is data/law's replacement.violation_percent; the default fee schedule's capital basis is "appraised"
@@ -146,9 +146,9 @@ _PLACEHOLDERS = """() => [...document.querySelectorAll('[data-testid="stMain"] i
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_permit_placeholders_fit_their_boxes(server, tmp_path, width):
+def test_permit_placeholders_fit_their_boxes(server, chromium, tmp_path, width):
     path = _write(tmp_path, "developer_8.xlsx", surveys.developer_8())
-    with app_page(server, path, "Permit & replacement", width=width) as page:
+    with app_page(chromium, server, path, "Permit & replacement", width=width) as page:
         _main_text(page)  # the replacement stock's expander opened
         boxes = page.evaluate(_PLACEHOLDERS)
         assert any(b["text"] == "450" for b in boxes), boxes  # the placeholder unit cost, shown
@@ -157,9 +157,9 @@ def test_permit_placeholders_fit_their_boxes(server, tmp_path, width):
 
 
 @pytest.mark.parametrize("width", [390])  # the form's order does not change with the width
-def test_wesley_hills_site_facts_come_first_under_wesley_hills(server, tmp_path, width):
+def test_wesley_hills_site_facts_come_first_under_wesley_hills(server, chromium, tmp_path, width):
     path = _write(tmp_path, "wesley_hills_lot.xlsx", surveys.wesley_hills_lot())
-    with app_page(server, path, "Survey", width=width) as page:
+    with app_page(chromium, server, path, "Survey", width=width) as page:
         _drawn(page)
         page.get_by_role("tab", name="Site facts").click()
         page.wait_for_timeout(800)

@@ -1,7 +1,15 @@
-"""Opening the app, uploading a survey and choosing a page in the app's sidebar from a browser test, at any width.
+"""Chromium for the browser tests, opening the app, uploading a survey and choosing a page in the app's sidebar,
+at any width.
 
-``with app_page(server, survey, "Permit & replacement", width=390) as page:`` is the setup the browser tests
-share: Chromium opened on the app, the survey uploaded, the page chosen, the browser closed at the end.
+Chromium is launched once per test process (:func:`shared_chromium`; pytest-xdist: once per worker) and each
+test gets its own contexts of it through the ``chromium`` fixture (``tests/app/conftest.py``,
+:class:`BrowserOfATest`): a context has its own cookies, storage, cache and downloads, so to the app each is
+another browser, as a browser launched for the test was. Launching Chromium took a few seconds of a loaded
+machine's CPU per test.
+
+``with app_page(chromium, server, survey, "Permit & replacement", width=390) as page:`` is the setup the browser
+tests share: a page of a new context on the app, the survey uploaded, the page chosen, the context closed at the
+end.
 
 On a phone (390 px) the sidebar is closed, and the app closes it again after a page is chosen: a link can
 be in the page's box while the sidebar is still sliding shut. Wait until the sidebar is open or closed (its
@@ -16,42 +24,111 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+#: Debian's Chromium (``.ci/run`` installs it with apt-get): no browser is downloaded.
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
-def open_browser(p: Any, url: str, width: int = 1280, height: int = 1400) -> tuple[Any, Any]:
-    """Chromium (``/usr/bin/chromium``) at ``width`` x ``height`` px on the app at ``url``, once the app shows its
-    survey: ``(browser, page)``. ``p`` is Playwright's ``sync_playwright()``."""
+#: This process's Playwright and Chromium, while the tests running one after another use them.
+_SHARED: dict[str, Any] = {}
+
+
+def shared_chromium() -> Any:
+    """This test process's Chromium (Playwright's ``Browser``), launched at the first call and again after
+    :func:`stop_chromium` or a crash."""
+    browser = _SHARED.get("browser")
+    if browser is not None and browser.is_connected():
+        return browser
+    stop_chromium()
+    sync_api = importlib.import_module("playwright.sync_api")
+    playwright = sync_api.sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    except BaseException:
+        playwright.stop()
+        raise
+    _SHARED.update(playwright=playwright, browser=browser)
+    return browser
+
+
+def stop_chromium() -> None:
+    """Close this process's Chromium and stop its Playwright, if started. While Playwright's sync API is
+    started it keeps an asyncio loop running in this thread, under which ``asyncio.run`` and another
+    ``sync_playwright()`` refuse to start: ``tests/conftest.py`` stops it before a test that does not use it."""
+    browser, playwright = _SHARED.pop("browser", None), _SHARED.pop("playwright", None)
+    if browser is not None:
+        with contextlib.suppress(Exception):  # a browser that crashed is closed already
+            browser.close()
+    if playwright is not None:
+        playwright.stop()
+
+
+class BrowserOfATest:
+    """What a test drives in place of a Chromium of its own: :meth:`new_context` and :meth:`new_page` open a
+    new context of the process's Chromium (its own cookies and storage: another browser to the app), and
+    :meth:`close` closes every context the test opened."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self._contexts: list[Any] = []
+
+    def new_context(self, **kwargs: Any) -> Any:
+        context = self.browser.new_context(**kwargs)
+        self._contexts.append(context)
+        return context
+
+    def new_page(self, **kwargs: Any) -> Any:
+        """A page of a new context (as Playwright's ``Browser.new_page``), ``kwargs`` the context's."""
+        return self.new_context(**kwargs).new_page()
+
+    def close(self) -> None:
+        while self._contexts:
+            with contextlib.suppress(Exception):  # closed by the test already
+                self._contexts.pop().close()
+
+
+def open_browser(browser: BrowserOfATest, url: str, width: int = 1280, height: int = 1400) -> Any:
+    """A page of a new context of ``browser`` at ``width`` x ``height`` px on the app at ``url``, once the app
+    shows its survey."""
     from playwright.sync_api import expect
 
-    from tests.app.test_browser import CHROMIUM, LAUNCH_ARGS
-
     expect.set_options(timeout=30_000)  # a loaded machine (two cores, many sessions) takes more than 5 s a rerun
-    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(90_000)
     page.goto(url)
     page.get_by_text("Showing").first.wait_for()
-    return browser, page
+    return page
 
 
 @contextlib.contextmanager
 def app_page(
-    url: str, survey: Path | None = None, title: str | None = None, *, width: int = 1280, height: int = 1400
+    browser: BrowserOfATest,
+    url: str,
+    survey: Path | None = None,
+    title: str | None = None,
+    *,
+    width: int = 1280,
+    height: int = 1400,
 ) -> Iterator[Any]:
-    """The page of a browser test: the app opened at ``url`` (:func:`open_browser`), ``survey`` uploaded and the
-    page ``title`` chosen in the sidebar when given (:func:`nav`); the browser closed at exit. Skips the test
-    when Playwright is not installed."""
-
-    sync_api = importlib.import_module("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser, page = open_browser(p, url, width, height)
-        try:
-            if survey is not None:
-                upload(page, survey)
-            if title is not None:
-                nav(page, title)
-            yield page
-        finally:
-            browser.close()
+    """The page of a browser test: the app opened at ``url`` in a new context of ``browser`` (the ``chromium``
+    fixture; :func:`open_browser`), ``survey`` uploaded and the page ``title`` chosen in the sidebar when given
+    (:func:`nav`); the context closed at exit."""
+    page = open_browser(browser, url, width, height)
+    try:
+        if survey is not None:
+            upload(page, survey)
+        if title is not None:
+            nav(page, title)
+        yield page
+    finally:
+        page.context.close()
 
 
 def settle(page: Any) -> None:
