@@ -16,6 +16,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from tests.helpers.town_pages import permit_page, site_survey
 from treecalc.law import registry, towns
 
 FOLDER = Path(__file__).parent / "villages" / "birch_hollow" / "data"
@@ -119,39 +120,8 @@ def test_the_statement_and_the_pdf_are_birch_hollows(birch_hollow):
     assert "Tree Preservation Fund" not in pdf and "§208-19" not in pdf
 
 
-def _site_survey() -> bytes:
-    import pandas as pd
-
-    rows = [line.split(",") for line in SURVEY.strip().splitlines()]
-    trees = pd.DataFrame(rows[1:], columns=rows[0])
-    trees["DBH (in)"] = trees["DBH (in)"].astype(float)
-    buf = io.BytesIO()
-    with pd.ExcelWriter(buf, engine="openpyxl") as xw:
-        trees.to_excel(xw, sheet_name="Trees", index=False)
-        pd.DataFrame({"field": ["jurisdiction"], "value": ["Birch Hollow"]}).to_excel(
-            xw, sheet_name="Site", index=False, header=False
-        )
-    return buf.getvalue()
-
-
 def test_the_app_assesses_a_survey_naming_birch_hollow(birch_hollow):
-    from streamlit.testing.v1 import AppTest
-
-    root = Path(__file__).resolve().parents[1]
-    at = AppTest.from_file(str(root / "app.py"), default_timeout=120).run()
-    at.file_uploader(key="w_upload").set_value(("birch.xlsx", _site_survey(), "application/octet-stream")).run()
-    assert not at.exception, [e.value for e in at.exception]
-    at.switch_page("treecalc/app/pages/permit.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    texts = [
-        str(e.value)
-        for kind in (at.markdown, at.caption, at.info, at.warning, at.success, at.subheader, at.header, at.title)
-        for e in kind
-        if isinstance(getattr(e, "value", None), str)
-    ]
-    metrics = {m.label: m.value for m in at.metric}
-    said = " ".join(texts + list(metrics))
+    said, metrics = permit_page("birch.xlsx", site_survey(SURVEY, "Birch Hollow"))
     assert "Birch Hollow" in said and "§9-2" in said, said
     # trees 2-6 (removed or to be removed, 8 in or more) need the permit (§9-2): its trigger names them
     assert "trees 2, 3, 4, 5, 6" in said, said

@@ -21,6 +21,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from tests.helpers.town_pages import permit_page, site_survey
 from treecalc.law import registry, towns
 
 VILLAGE = Path(__file__).parent / "villages" / "alder_vale"
@@ -222,39 +223,8 @@ def test_the_statement_and_the_pdf_are_alder_vales(alder_vale):
     assert "Tree Preservation Fund" not in pdf and "§208-19" not in pdf
 
 
-def _site_survey() -> bytes:
-    import pandas as pd
-
-    rows = [ln.split(",") for ln in SURVEY.strip().splitlines()]
-    trees = pd.DataFrame(rows[1:], columns=rows[0])
-    trees["DBH (in)"] = trees["DBH (in)"].astype(float)
-    buf = io.BytesIO()
-    with pd.ExcelWriter(buf, engine="openpyxl") as xw:
-        trees.to_excel(xw, sheet_name="Trees", index=False)
-        pd.DataFrame({"field": ["jurisdiction"], "value": ["Alder Vale"]}).to_excel(
-            xw, sheet_name="Site", index=False, header=False
-        )
-    return buf.getvalue()
-
-
 def test_the_app_assesses_a_survey_naming_alder_vale(alder_vale):
-    from streamlit.testing.v1 import AppTest
-
-    root = Path(__file__).resolve().parents[1]
-    at = AppTest.from_file(str(root / "app.py"), default_timeout=120).run()
-    at.file_uploader(key="w_upload").set_value(("alder.xlsx", _site_survey(), "application/octet-stream")).run()
-    assert not at.exception, [e.value for e in at.exception]
-    at.switch_page("treecalc/app/pages/permit.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    texts = [
-        str(e.value)
-        for kind in (at.markdown, at.caption, at.info, at.warning, at.success, at.subheader, at.header, at.title)
-        for e in kind
-        if isinstance(getattr(e, "value", None), str)
-    ]
-    metrics = {m.label: m.value for m in at.metric}
-    said = " ".join(texts + list(metrics))
+    said, metrics = permit_page("alder.xlsx", site_survey(SURVEY, "Alder Vale"))
     assert "Alder Vale" in said and "§12-3A" in said, said
     assert "trees 2, 3, 4" in said, said  # §12-3A: the trees of 6 in or more removed
     # 75 % of $281.97 = $211.48 required (§12-4A), the figure of a metric

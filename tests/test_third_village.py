@@ -17,6 +17,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from tests.helpers.town_pages import permit_page, site_survey
+
 HERE = Path(__file__).parent / "villages"
 sys.path.insert(0, str(HERE))
 
@@ -105,40 +107,8 @@ def test_the_statement_and_the_pdf_are_elm_groves(elm_grove):
     assert "Tree Preservation Fund" not in pdf and "§208-19" not in pdf
 
 
-def _site_survey() -> bytes:
-    """The survey as an Engineer sends it to the app: a Trees sheet and a Site sheet naming the village."""
-    import pandas as pd
-
-    rows = [line.split(",") for line in SURVEY.strip().splitlines()]
-    trees = pd.DataFrame(rows[1:], columns=rows[0])
-    trees["DBH (in)"] = trees["DBH (in)"].astype(float)
-    buf = io.BytesIO()
-    with pd.ExcelWriter(buf, engine="openpyxl") as xw:
-        trees.to_excel(xw, sheet_name="Trees", index=False)
-        pd.DataFrame({"field": ["jurisdiction"], "value": ["Elm Grove"]}).to_excel(
-            xw, sheet_name="Site", index=False, header=False
-        )
-    return buf.getvalue()
-
-
 def test_the_apps_permit_page_assesses_a_survey_naming_elm_grove(elm_grove):
-    from streamlit.testing.v1 import AppTest
-
-    root = Path(__file__).resolve().parents[1]
-    at = AppTest.from_file(str(root / "app.py"), default_timeout=120).run()
-    at.file_uploader(key="w_upload").set_value(("elm_grove.xlsx", _site_survey(), "application/octet-stream")).run()
-    assert not at.exception, [e.value for e in at.exception]
-    at.switch_page("treecalc/app/pages/permit.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    texts = [
-        str(e.value)
-        for kind in (at.markdown, at.caption, at.info, at.warning, at.success, at.subheader, at.header, at.title)
-        for e in kind
-        if isinstance(getattr(e, "value", None), str)
-    ]
-    metrics = {m.label: m.value for m in at.metric}
-    said = " ".join(texts + list(metrics))
+    said, metrics = permit_page("elm_grove.xlsx", site_survey(SURVEY, "Elm Grove"))
     assert "Elm Grove" in said and "§7-2" in said, said
     # trees 1, 2 (removed) and 4 (proposed) are of 8 in or more: 3 need the permit (§7-2); it is required
     assert metrics.get("Tree permit required (Elm Grove §7-2)") == "Yes", metrics

@@ -28,7 +28,7 @@ from treecalc.law.access import fill
 from treecalc.law.loader import entries
 from treecalc.law.registry import by_key
 from treecalc.law.schema import Entry, compare
-from treecalc.results import Findings, Fund, NotHeld, Penalties, Replacement, line
+from treecalc.results import Findings, Fund, NotHeld, Replacement, line
 from treecalc.rules.families.count_by_class import (
     Tally,
     _exemptions,
@@ -37,6 +37,7 @@ from treecalc.rules.families.count_by_class import (
     _permit,
     _rejected,
     classify,
+    no_penalties,
     town_key,
 )
 from treecalc.schema import DONE, REMOVALS
@@ -282,19 +283,7 @@ def assess(ctx: Context) -> Findings:
         ),
         not_held=_part(held_not, "fund"),
     )
-    penalties = Penalties(
-        fine_max_usd=None,
-        fine_conditional_usd=None,
-        continuing_days=ctx.opts.continuing_days,
-        offences=0,
-        offences_definite=0,
-        offences_conditional=0,
-        per_tree=[],
-        notes=[str(penalties_not_held)],
-        not_held=penalties_not_held,
-    )
-    # no offence is found: the family's data holds no penalties, and a fact not given never makes one
-    ctx.trees["offence"] = False
+    penalties = no_penalties(ctx, penalties_not_held)
     ctx.warnings.extend(warnings)
     return Findings(permit, replacement, fund, penalties, ctx.survey_lines + lines, site)
 

@@ -312,19 +312,7 @@ def assess(ctx: Context) -> Findings:
         else ["give ‹plantable› (the replacement trees planted on site) for the amount in lieu"],
         not_held=_part(held_not, "fund"),
     )
-    penalties = Penalties(
-        fine_max_usd=None,
-        fine_conditional_usd=None,
-        continuing_days=ctx.opts.continuing_days,
-        offences=0,
-        offences_definite=0,
-        offences_conditional=0,
-        per_tree=[],
-        notes=[str(penalties_not_held)],
-        not_held=penalties_not_held,
-    )
-    # no offence is found: the family's data holds no penalties, and a fact not given never makes one
-    ctx.trees["offence"] = False
+    penalties = no_penalties(ctx, penalties_not_held)
     ctx.warnings.extend(warnings)
     return Findings(permit, replacement, fund, penalties, ctx.survey_lines + lines, site)
 
@@ -397,3 +385,20 @@ def _lines(
         out.append(line(sec.get("planting", sec["replacement"]), "Replacement trees planted on site", planted, "trees"))
         out.append(line(sec["fund"], "Paid in lieu", fund_usd, "USD", f"{in_lieu} trees not planted"))
     return out
+
+
+def no_penalties(ctx: Context, said: NotHeld) -> Penalties:
+    """The penalties of a town whose data holds none (``said``: "not held for <town>: see §…"): no amount and no
+    offence found, for a fact not given never makes one."""
+    ctx.trees["offence"] = False
+    return Penalties(
+        fine_max_usd=None,
+        fine_conditional_usd=None,
+        continuing_days=ctx.opts.continuing_days,
+        offences=0,
+        offences_definite=0,
+        offences_conditional=0,
+        per_tree=[],
+        notes=[str(said)],
+        not_held=said,
+    )

@@ -49,7 +49,7 @@ from treecalc.results import (
     line,
     tags_text,
 )
-from treecalc.rules.families.count_by_class import _exemptions, _held_not, _part, _rejected, town_key
+from treecalc.rules.families.count_by_class import _exemptions, _held_not, _part, _rejected, no_penalties, town_key
 from treecalc.schema import DONE, REMOVALS
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
@@ -236,18 +236,7 @@ def _offences(ctx: Context, key: str, needs: np.ndarray | None, held_not: NotHel
     fine = _entry(key, ctx, "penalty.fine_per_tree_usd")
     if fine is None or needs is None:
         said = held_not or NotHeld(town, by_key(key).chapter, "the penalties", "penalties")
-        ctx.trees["offence"] = False
-        return Penalties(
-            fine_max_usd=None,
-            fine_conditional_usd=None,
-            continuing_days=ctx.opts.continuing_days,
-            offences=0,
-            offences_definite=0,
-            offences_conditional=0,
-            per_tree=[],
-            notes=[str(said)],
-            not_held=said,
-        )
+        return no_penalties(ctx, said)
     trees = ctx.trees
     done = needs & np.isin(actions(trees), DONE)
     held = flag_given(trees, "permit")
