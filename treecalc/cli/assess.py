@@ -569,7 +569,7 @@ def assess_inputs(a: argparse.Namespace) -> tuple[str | bytes, Any, dict[str, An
     from treecalc.ingest.zone import read_survey_in_zone
 
     source = survey_source(path)
-    from treecalc.reference.species import load_index
+    from treecalc.reference.species import load_index  # start-up: the species tables, only for a survey read
 
     # both the reader and the assessment read the species index: built here, the child forked below inherits it
     load_index()

@@ -15,18 +15,13 @@ support is never printed.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from treecalc.frames import actions, dbh
-from treecalc.ingest.site import resolve_site, site_defaults
-from treecalc.law import cites, readings
-from treecalc.law.access import fill
 from treecalc.law.loader import entries
-from treecalc.law.registry import by_key
 from treecalc.law.schema import Entry, compare
 from treecalc.results import Findings, Fund, NotHeld, Replacement, line
 from treecalc.rules.families.count_by_class import (
@@ -38,7 +33,8 @@ from treecalc.rules.families.count_by_class import (
     _rejected,
     classify,
     no_penalties,
-    town_key,
+    permit_lines,
+    town_of,
 )
 from treecalc.schema import DONE, REMOVALS
 
@@ -179,18 +175,8 @@ def in_lieu(
 
 
 def assess(ctx: Context) -> Findings:
-    key = town_key(ctx)
-    record = by_key(key)
-    read = readings(key)
-    town = read["record"].get("town", record.name)
+    key, record, read, town, site, sec = town_of(ctx)
     check_law(ctx.law, f"law/{key}/{record.law_files[0]}.toml")
-    site, assumed = resolve_site(ctx.site_in, site_defaults(key, read.get("site_why") or {}))
-    ctx.assumptions.extend(assumed)
-    # the town's readings of its text where the words leave a choice, each stated among the assessment's readings with its section,
-    # their numbers filled from the law in force
-    reading = fill(read.get("readings") or {}, ctx.law)
-    sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
-    ctx.readings.extend((sec["replacement"], f"{record.chapter}: {v}") for v in reading.values())
     warnings: list[str] = []
     held_not = _held_not(read, town, key)
     not_held = [str(n) for n in held_not]
@@ -236,11 +222,7 @@ def assess(ctx: Context) -> Findings:
     fund_usd = float(exact) if exact is not None else None
     penalties_not_held = _part(held_not, "penalties") or NotHeld(town, record.chapter, "the penalties", "penalties")
     permit = _permit(ctx, key, town, sec["permit"], removed, _part(held_not, "permit"))
-    item = record.permit_item
-    if permit.required is None:
-        said = [line(sec["permit"], item, f"not held for {town}: see {sec['permit']}")]
-    else:
-        said = permit.statement_lines(sec["permit"], ("Permit trigger", "Exception", item), permit.approving_authority)
+    said = permit_lines(permit, sec, record, town)
     lines = (
         said
         + _lines(ctx, sec, town, got, inches, caliper, required, planted, trees_in_lieu, fund_usd, fee_not_held)

@@ -16,7 +16,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -27,7 +27,7 @@ from treecalc.ingest.values import parse_action
 from treecalc.law import cites, readings
 from treecalc.law.access import fill
 from treecalc.law.loader import entries
-from treecalc.law.registry import by_key
+from treecalc.law.registry import Jurisdiction, by_key
 from treecalc.law.schema import Entry, compare
 from treecalc.results import NOT_HELD_PARTS, Findings, Fund, NotHeld, Penalties, Permit, Replacement, line
 from treecalc.schema import REMOVALS
@@ -234,18 +234,8 @@ def _credit(law: dict[str, Any], site: dict[str, Any], total: int, section: str,
 
 
 def assess(ctx: Context) -> Findings:
-    key = town_key(ctx)
-    record = by_key(key)
-    read = readings(key)
-    town = read["record"].get("town", record.name)
-    site, assumed = resolve_site(ctx.site_in, site_defaults(key, read.get("site_why") or {}))
-    ctx.assumptions.extend(assumed)
-    # the town's readings of its text where the words leave a choice, each stated among the assessment's readings with its section
-    # (their numbers filled from the law in force: ``{shares}``, each class's share of its fee; ``{replacement[...]}``)
-    reading = fill(read.get("readings") or {}, ctx.law, shares=_shares_words(ctx.law["replacement"]["classes"]))
-    # the sections heading its parts, as its law in force on the date numbers them
-    sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
-    ctx.readings.extend((sec["replacement"], f"{record.chapter}: {v}") for v in reading.values())
+    # ``{shares}`` in a reading: each class's share of its fee, from the law in force
+    key, record, read, town, site, sec = town_of(ctx, shares=_shares_words(ctx.law["replacement"]["classes"]))
     warnings: list[str] = []
     held_not = _held_not(read, town, key)
     not_held = [str(n) for n in held_not]
@@ -273,11 +263,7 @@ def assess(ctx: Context) -> Findings:
     # their readings say so (a town's readings that name none are said in the chapter's words)
     penalties_not_held = _part(held_not, "penalties") or NotHeld(town, record.chapter, "the penalties", "penalties")
     permit = _permit(ctx, key, town, sec["permit"], removed, _part(held_not, "permit"))
-    item = record.permit_item
-    if permit.required is None:
-        said = [line(sec["permit"], item, f"not held for {town}: see {sec['permit']}")]
-    else:
-        said = permit.statement_lines(sec["permit"], ("Permit trigger", "Exception", item), permit.approving_authority)
+    said = permit_lines(permit, sec, record, town)
     lines = (
         said
         + _lines(ctx, sec, town, tally, required, credit, planted, in_lieu, fund_usd)
@@ -402,3 +388,38 @@ def no_penalties(ctx: Context, said: NotHeld) -> Penalties:
         notes=[str(said)],
         not_held=said,
     )
+
+
+class Town(NamedTuple):
+    """The town a family's rules assess (the module serves every town of its family)."""
+
+    key: str
+    record: Jurisdiction
+    read: dict[str, Any]
+    name: str
+    site: dict[str, Any]
+    sec: Any
+
+
+def town_of(ctx: Context, **words: str) -> Town:
+    """The town assessed: its record and readings, its site facts resolved (what is assumed of them said), the
+    sections heading its parts as its law in force on the date numbers them, and its readings of its text where
+    the words leave a choice stated among the assessment's readings with their section (their numbers filled from
+    the law in force, and ``words``)."""
+    key = town_key(ctx)
+    record = by_key(key)
+    read = readings(key)
+    site, assumed = resolve_site(ctx.site_in, site_defaults(key, read.get("site_why") or {}))
+    ctx.assumptions.extend(assumed)
+    sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
+    reading = fill(read.get("readings") or {}, ctx.law, **words)
+    ctx.readings.extend((sec["replacement"], f"{record.chapter}: {v}") for v in reading.values())
+    return Town(key, record, read, read["record"].get("town", record.name), site, sec)
+
+
+def permit_lines(permit: Permit, sec: Any, record: Jurisdiction, town: str) -> list[dict[str, Any]]:
+    """The statement's lines of the permit: its triggers, exceptions and whether it is required, or "not held"."""
+    item = record.permit_item
+    if permit.required is None:
+        return [line(sec["permit"], item, f"not held for {town}: see {sec['permit']}")]
+    return permit.statement_lines(sec["permit"], ("Permit trigger", "Exception", item), permit.approving_authority)

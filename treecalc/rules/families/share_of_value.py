@@ -19,7 +19,6 @@ not held, a rejected row) leaves the value required not given: a share the text 
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -29,9 +28,6 @@ import numpy as np
 import pandas as pd
 
 from treecalc.frames import actions, dbh, flag_given, set_text
-from treecalc.ingest.site import resolve_site, site_defaults
-from treecalc.law import cites, readings
-from treecalc.law.access import fill
 from treecalc.law.loader import entries
 from treecalc.law.registry import Jurisdiction, by_key
 from treecalc.law.schema import Entry, compare
@@ -49,7 +45,15 @@ from treecalc.results import (
     line,
     tags_text,
 )
-from treecalc.rules.families.count_by_class import _exemptions, _held_not, _part, _rejected, no_penalties, town_key
+from treecalc.rules.families.count_by_class import (
+    _exemptions,
+    _held_not,
+    _part,
+    _rejected,
+    no_penalties,
+    permit_lines,
+    town_of,
+)
 from treecalc.schema import DONE, REMOVALS
 
 if TYPE_CHECKING:  # the assessment's context, as a type only: the assessment calls the rules
@@ -274,16 +278,7 @@ def fine_words(conditional: int) -> str:
 
 
 def assess(ctx: Context) -> Findings:
-    key = town_key(ctx)
-    record = by_key(key)
-    read = readings(key)
-    town = read["record"].get("town", record.name)
-    site, assumed = resolve_site(ctx.site_in, site_defaults(key, read.get("site_why") or {}))
-    ctx.assumptions.extend(assumed)
-    # the town's readings of its text where the words leave a choice, each stated among the assessment's readings with its section
-    sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
-    reading = fill(read.get("readings") or {}, ctx.law)
-    ctx.readings.extend((sec["replacement"], f"{record.chapter}: {v}") for v in reading.values())
+    key, record, read, town, site, sec = town_of(ctx)
     basis = str((read.get("replacement") or {}).get("value_basis", ""))
     if basis and ctx.kind != basis:
         # the law names the value it takes a share of: a share of another value (an appraisal is many times the
@@ -317,16 +312,9 @@ def assess(ctx: Context) -> Findings:
         else ["give ‹plantable› (the replacement trees planted on site) for the amount in lieu"],
         not_held=_part(held_not, "fund"),
     )
-    lines = _permit_lines(permit, sec, record, town) + _lines(ctx, sec, share, credit, carried, pay)
+    lines = permit_lines(permit, sec, record, town) + _lines(ctx, sec, share, credit, carried, pay)
     lines += [line("", "Not held", str(n)) for n in held_not]
     return Findings(permit, replacement, fund, penalties, ctx.survey_lines + lines, site)
-
-
-def _permit_lines(permit: Permit, sec: Any, record: Jurisdiction, town: str) -> list[dict[str, Any]]:
-    item = record.permit_item
-    if permit.required is None:
-        return [line(sec["permit"], item, f"not held for {town}: see {sec['permit']}")]
-    return permit.statement_lines(sec["permit"], ("Permit trigger", "Exception", item), permit.approving_authority)
 
 
 def _replacement(
