@@ -178,3 +178,15 @@ def test_an_exemption_flag_not_surveyed_claims_nothing_and_is_not_called_an_obli
         "not surveyed (no column): hazardous, dead_or_diseased — taken as no for every tree: no exemption or "
         "exclusion is claimed for a tree without the column; give the column to claim one",
     ]
+
+
+@pytest.mark.parametrize(("town", "trees"), [("milltown", 3), ("la_grange_park", 10)])
+def test_a_totals_row_is_no_tree_and_leaves_the_site_total(tmp_path: Path, town: str, trees: int) -> None:
+    # the survey's own "Total" row is rejected as a totals row, not a tree: the site's count stands.
+    # Milltown: 15 in is Category 2 (13 to 22.99): 2 trees; 8 in Category 1 (6 to 12.99): 1 tree; 2 + 1 = 3.
+    # La Grange Park § 95.23(I): (15 + 8) / 2.5 = 9.2, rounded up to 10 trees.
+    got, _ = _assess(
+        tmp_path, "Tag,Species,DBH,Action\n1,Acer rubrum,15,Remove\n2,Acer rubrum,8,Remove\nTotal,,23,\n", town
+    )
+    assert got["rejected"] == 1 and got["rejected_rows"][0]["kind"] == "totals row"
+    assert got["replacement_trees_required"] == trees

@@ -207,11 +207,14 @@ def _said(c: Any, rows: list[dict[str, Any]]) -> str:
 
 def _rejected(ctx: Context, tally: Tally) -> None:
     """A rejected row (no DBH, an unknown species) not marked retained has no class, so no count: the site's total
-    is then not given, as for a tree between two classes (a sum without it would be a floor printed as the total)."""
+    is then not given, as for a tree between two classes (a sum without it would be a floor printed as the total).
+    A totals row is no tree and leaves the total as it is."""
     rej = getattr(ctx.survey, "rejected", None)
     if not isinstance(rej, pd.DataFrame) or rej.empty:
         return
     for r in rej.itertuples(index=False):
+        if r.kind == "totals row":  # the survey's own sum of its trees, not a tree: nothing to count for it
+            continue
         raw = r.raw if isinstance(r.raw, dict) else {}
         if any(parse_action(v) == "retain" for v in raw.values() if isinstance(v, str)):
             continue
