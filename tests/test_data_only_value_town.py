@@ -174,6 +174,19 @@ def test_a_value_basis_other_than_the_laws_is_refused(alder_vale, capsys):
     assert "is not the law's" in got.err and "'annual'" in got.err and got.out == ""
 
 
+def test_the_statement_of_a_town_held_apart_verifies(alder_vale, capsys, tmp_path):
+    # the town's law and readings are in its own folder, not the data folder: verify finds them where the
+    # assessment read them (it said "law file missing: law/alder_vale/... is not in the data folder")
+    from treecalc.cli import main
+
+    out = tmp_path / "alder.xlsx"
+    assert main(["assess", str(alder_vale), "--jurisdiction", "alder_vale", "--out", str(out)]) == 0
+    capsys.readouterr()
+    rc = main(["verify", str(out), str(alder_vale)])
+    said = capsys.readouterr().out
+    assert rc == 0 and said.startswith("verified:"), said
+
+
 def test_jurisdictions_lists_the_town(alder_vale, capsys):
     from treecalc.cli import main
 

@@ -455,7 +455,17 @@ def _data_folder() -> dict[str, Path]:
     here, never opened by the names it gives (a forged one named ``../../../etc/passwd`` or an 8 GB file)."""
     from treecalc.reference.datafolder import DATA_DIR  # late-bound: DATA_DIR looked up when called
 
-    return {p.relative_to(DATA_DIR).as_posix(): p for p in sorted(DATA_DIR.rglob("*")) if p.is_file()}
+    files = {p.relative_to(DATA_DIR).as_posix(): p for p in sorted(DATA_DIR.rglob("*")) if p.is_file()}
+    # a town held in a folder of its own (``TREECALC_TOWNS``): its law and readings, where its assessment read them
+    for r in registry.records():
+        if r.data_dir is None:
+            continue
+        for top in (r.data_dir / "law" / r.key, r.data_dir / "readings"):
+            for p in sorted(top.rglob("*")) if top.is_dir() else ():
+                rel = p.relative_to(r.data_dir).as_posix()
+                if p.is_file() and (top.name != "readings" or p.stem == r.key):
+                    files.setdefault(rel, p)
+    return files
 
 
 def _shown(text: Any, most: int = 80) -> str:
