@@ -190,3 +190,15 @@ def test_a_totals_row_is_no_tree_and_leaves_the_site_total(tmp_path: Path, town:
     )
     assert got["rejected"] == 1 and got["rejected_rows"][0]["kind"] == "totals row"
     assert got["replacement_trees_required"] == trees
+
+
+def test_each_town_reading_names_the_section_it_reads(tmp_path: Path) -> None:
+    # Manalapan's readings (data/readings/manalapan.toml): the set-off of table A, B's credit, C's contribution in
+    # lieu, each under its own part of the chapter, not all under the replacement table
+    got, _ = _assess(tmp_path, "Tag,Species,DBH,Action\n1,Acer rubrum,15,Remove\n", "manalapan")
+    said = {r["reading"].split(": ", 1)[1][:12]: r["section"] for r in got["readings"]}
+    assert said == {
+        "the Alternat": "Ch. 222 replacement A",
+        "B's \"one-for": "Ch. 222 replacement B",
+        "C: the contr": "Ch. 222 replacement C",
+    }

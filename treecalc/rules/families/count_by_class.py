@@ -416,8 +416,24 @@ def town_of(ctx: Context, **words: str) -> Town:
     ctx.assumptions.extend(assumed)
     sec = record.parts(cites.sections(key, dt.date.fromisoformat(str(ctx.options["on"]))))
     reading = fill(read.get("readings") or {}, ctx.law, **words)
-    ctx.readings.extend((sec["replacement"], f"{record.chapter}: {v}") for v in reading.values())
+    ctx.readings.extend((_reading_section(k, v, sec), f"{record.chapter}: {v}") for k, v in reading.items())
     return Town(key, record, read, read["record"].get("town", record.name), site, sec)
+
+
+#: a section a reading names in its words ("§12-6: …", "§ 222-25A", "§ 95.23(I)")
+_CITED = re.compile(r"§\s?\d+[\d.-]*[A-Z]?(?:\(\w+\))*")
+#: the part of a town's chapter a reading of its fee or payment in lieu is about, where its name is no part's
+_READING_PARTS = {"in_lieu": "fund"}
+
+
+def _reading_section(name: str, text: str, sec: Any) -> str:
+    """The section a town's reading is about: the one its words name, else the part of the chapter its name is
+    (``credit``: Manalapan's B) or stands for (``in_lieu``: the fund's), else the replacement's."""
+    cited = _CITED.search(text)
+    if cited:
+        return cited.group(0)
+    part = name if name in sec else _READING_PARTS.get(name, "replacement")
+    return str(sec[part] if part in sec else sec["replacement"])
 
 
 def permit_lines(permit: Permit, sec: Any, record: Jurisdiction, town: str) -> list[dict[str, Any]]:
