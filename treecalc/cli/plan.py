@@ -47,10 +47,16 @@ def render_text(result: Any) -> str:
         f"Cost: {result.cost_basis}",
         "",
     ]
+    lines: list[tuple[int, list[str]]] = [
+        (k, [f"k={k}: no set of {k} optional removals can be priced", f"    {why}."])
+        for k, why in result.unpriced.items()
+    ]
     for s in result.frontier:
         flag = "" if s.within_budget else "  [over budget]"
-        out.append(f"k={s.k}: remove {', '.join(s.remove) or 'nothing'}: ${s.cost_usd:,.2f}{flag}")
-        out.extend(f"    {r}" for r in s.reasons)
+        head = f"k={s.k}: remove {', '.join(s.remove) or 'nothing'}: ${s.cost_usd:,.2f}{flag}"
+        lines.append((s.k, [head, *(f"    {r}" for r in s.reasons)]))
+    for _, said in sorted(lines, key=lambda x: x[0]):
+        out.extend(said)
     out.extend(f"note: {n}" for n in result.notes)
     return "\n".join(out)
 

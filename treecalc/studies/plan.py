@@ -109,7 +109,7 @@ class Step:
     cost_usd: float
     planting_usd: float
     in_lieu_usd: float
-    penalty_usd: float
+    penalty_usd: float | None  # None: the law's penalties are not held (no amount, not $0)
     within_budget: bool
     permit_required: bool | None  # None: the law's permit section is not held
     removals_12mo: int | None
@@ -134,6 +134,8 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     zone: str | None = None  # the climate zone whose tables valued the trees
     cheapest: Any = None  # the Assessment of each step, in frontier order (not in the JSON)
+    #: the numbers k of optional removals no set of which could be priced: k -> why (which tree, which fact)
+    unpriced: dict[int, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -146,6 +148,7 @@ class Plan:
             "frontier": [s.to_dict() for s in self.frontier],
             "zone": self.zone,
             "notes": self.notes,
+            "unpriced": {str(k): why for k, why in self.unpriced.items()},
         }
 
 
@@ -320,13 +323,34 @@ def _check_determined(a: Any) -> None:
             f"the cost of a set of removals is not determined without the trees planted on site ({rep.section} "
             "requires replacement trees, planted or paid in lieu): give ‹plantable›"
         )
-    if rep.trees_in_lieu and a.fund.fund_in_lieu_usd is None:
-        # trees paid for in lieu at an amount the law's text does not set: a sum would print $0.00 for it
-        said = "; ".join(str(n) for n in a.fund.notes) or f"the amount in lieu is not given ({a.fund.section})"
-        raise ValueError(
-            f"the cost of a set of removals is not determined: {rep.trees_in_lieu} replacement trees not planted are "
-            f"paid for in lieu, {said}"
+
+
+def _undecided(a: Any) -> str | None:
+    """Why the candidate's cost is undecided, or None when it is priced: replacement required but its count of
+    trees or its value not given (a tree's fact left open, a DBH between two classes), or trees paid for in lieu at
+    an amount the law's text does not set. Any sum would print $0.00 for what the law makes owed, so such a set is
+    never priced and never chosen."""
+    rep = a.replacement
+    if rep.required and rep.trees_needed is None and rep.required_value_usd is None:
+        what = "value" if rep.percent is not None else "number of trees"
+        why = [
+            str(w)
+            for w in (rep.warnings or a.warnings or [])
+            if "not given" in str(w) or "no replacement count" in str(w)
+        ]
+        return f"the {what} to replace under {rep.section} is undecided: " + (
+            "; ".join(dict.fromkeys(why)) or "a fact it rests on is not given"
         )
+    if rep.trees_in_lieu and a.fund.fund_in_lieu_usd is None:
+        said = "; ".join(str(n) for n in a.fund.notes) or f"the amount in lieu is not given ({a.fund.section})"
+        return f"{rep.trees_in_lieu} replacement trees not planted are paid for in lieu, {said}"
+    return None
+
+
+def _penalty_held(a: Any) -> bool:
+    """Whether the law's penalties are held: a town whose penalties are not held has no amount, never $0."""
+    pen = a.penalties
+    return not (pen.civil_penalty_max_usd is None and pen.fine_max_usd is None and pen.not_held)
 
 
 def plan(
@@ -359,10 +383,13 @@ def plan(
     base_action[must] = "remove"  # a must-remove tree not yet removed is proposed
     off = np.flatnonzero(optional)
     best: dict[int, tuple[tuple, list[int], Any]] = {}
+    undecided: dict[int, dict[tuple[int, ...], str]] = {}  # k -> the sets of k not priced, and why
+    seen: set[tuple[int, ...]] = set()
     made = [0]  # the assessments run, whichever search ran them
 
     def run(chosen: list[int]) -> Any:
         made[0] += 1
+        seen.add(tuple(sorted(chosen)))
         action = base_action.copy()
         action[off] = "retain"
         action[chosen] = "remove"
@@ -370,6 +397,10 @@ def plan(
         candidate.trees = trees.assign(action=action)
         a = assess(candidate, **options)
         _check_determined(a)
+        why = _undecided(a)
+        if why is not None:  # not priced, so never the cheapest
+            undecided.setdefault(len(chosen), {})[tuple(sorted(chosen))] = why
+            return a
         planting, in_lieu, penalty = costs(a)
         rank = (planting + in_lieu + penalty, sorted(chosen))
         if len(chosen) not in best or rank < best[len(chosen)][0]:
@@ -378,31 +409,68 @@ def plan(
 
     # every proposed removal made: the trees' values on the assessment's basis (and which are dead)
     everything = run(list(off))
-    fast = plan_regimes.search(run, trees, must, off, everything, max_assessments - 1, costs, progress)
-    if fast is not None:
+    # the regimes' method prices by the assessment with every removal made: an undecided one gives it nothing to go by
+    fast = None
+    if not undecided:
+        fast = plan_regimes.search(run, trees, must, off, everything, max_assessments - 1, costs, progress)
+    if fast is not None and not undecided:
         how = f"exact search: {fast[0] + 1:,} assessments, {fast[1]}"
     else:
-        _, how = _class_search(run, trees, optional, off, everything, max_assessments, progress)
+        if not undecided:
+            _, how = _class_search(run, trees, optional, off, everything, max_assessments, progress)
+        if undecided:
+            # a set whose cost is undecided breaks the order by size the searches rest on (a smaller tree may be
+            # the undecided one): every set is assessed where the limit allows, else the steps are said to be the
+            # cheapest of the sets assessed
+            every = [list(c) for r in range(len(off) + 1) for c in itertools.combinations(off.tolist(), r)]
+            left = [c for c in every if tuple(sorted(c)) not in seen]
+            if made[0] + len(left) <= max_assessments:
+                for c in left:
+                    run(c)
+                how = (
+                    f"exact search: every one of the {len(every):,} sets of optional removals assessed "
+                    f"({made[0]:,} assessments), for some sets' replacement is undecided and the order by size "
+                    "that spares the others does not reach past them"
+                )
+            else:
+                how = (
+                    f"{made[0]:,} assessments; some sets' replacement is undecided, so the order by size the search "
+                    "rests on does not hold: each step is the cheapest of the sets assessed, not shown to be the "
+                    "cheapest of all"
+                )
+    if not best:
+        whys = list(dict.fromkeys(w for sets in undecided.values() for w in sets.values()))
+        raise ValueError("no set of removals can be priced: " + "; ".join(whys))
+    held = _penalty_held(everything)
     steps: list[Step] = []
     chosen_assessments = []
     prev: tuple[list[int], Any] | None = None
     jurisdiction = ""
-    for k in sorted(best):
+    unpriced: dict[int, str] = {}
+    for k in range(len(off) + 1):
+        sets = undecided.get(k, {})
+        if k not in best:
+            if sets:
+                unpriced[k] = _unpriced_words(sets, tags)
+            continue
         _, chosen, a = best[k]
         jurisdiction = a.jurisdiction
         planting, in_lieu, penalty = costs(a)
         total = planting + in_lieu + penalty
+        said = reasons(a, chosen, prev, tags, must, budget)
+        if sets:
+            said.append(f"Not priced: {_unpriced_words(sets, tags)}.")
         step = Step(
             k=k,
             remove=[tags[i] for i in np.flatnonzero(must)] + [tags[i] for i in chosen],
             cost_usd=float(total),
             planting_usd=float(planting),
             in_lieu_usd=float(in_lieu),
-            penalty_usd=float(penalty),
+            penalty_usd=float(penalty) if held else None,
             within_budget=budget is None or total <= budget,
             permit_required=None if a.permit.required is None else bool(a.permit.required),
             removals_12mo=a.permit.removals_12mo,
-            reasons=reasons(a, chosen, prev, tags, must, budget),
+            reasons=said,
             keep=[tags[i] for i in off if i not in set(chosen)],
         )
         steps.append(step)
@@ -413,12 +481,16 @@ def plan(
         # the costs rest on the trees' values, so the zone whose tables gave them is said (as assess says it)
         notes.append(_zone_note(zone, [w for a in chosen_assessments for w in a.warnings]))
     parts, kind = _cost_parts(everything)
+    summed = parts if held else parts[:-1]
+    not_held = "" if held else f"; the penalties are {everything.penalties.not_held}: no amount is counted"
     notes.append(
         "each cost is the assessment of that set of removals: "
-        + " + ".join(f"{what} ({sec})" if sec else what for what, sec in parts)
+        + " + ".join(f"{what} ({sec})" if sec else what for what, sec in summed)
         + "; permit fees are not included"
+        + not_held
     )
     notes.append(how)
+    penalty_basis = f"penalty ({kind} maximum, definite offences)" if held else "penalty not held (no amount counted)"
     return Plan(
         jurisdiction=jurisdiction,
         must_remove=[tags[i] for i in np.flatnonzero(must)],
@@ -426,11 +498,24 @@ def plan(
         frontier=steps,
         budget_usd=None if budget is None else float(budget),
         assessments=made[0],
-        cost_basis=" + ".join([*(w for w, _ in parts[:-1]), f"penalty ({kind} maximum, definite offences)"]) + ", USD",
+        cost_basis=" + ".join(w for w, _ in parts[:-1]) + f", USD; {penalty_basis}"
+        if not held
+        else " + ".join([*(w for w, _ in parts[:-1]), penalty_basis]) + ", USD",
         notes=notes,
         zone=zone.get("zone"),
+        unpriced=unpriced,
         cheapest=chosen_assessments,
     )
+
+
+def _unpriced_words(sets: dict[tuple[int, ...], str], tags: np.ndarray) -> str:
+    """The sets of one number of removals not priced, and why (each reason once)."""
+    listed = sorted(sets)
+    named = "; ".join("{" + ", ".join(str(tags[i]) for i in c) + "}" for c in listed[:5])
+    named += f"; and {len(listed) - 5:,} more" if len(listed) > 5 else ""
+    whys = "; ".join(dict.fromkeys(sets.values()))
+    plural = "s" if len(sets) != 1 else ""
+    return f"{len(sets)} set{plural} of removals ({named}) with an undecided cost: {whys}"
 
 
 def _class_search(
