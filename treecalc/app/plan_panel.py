@@ -79,6 +79,8 @@ def panel(rec: Jurisdiction, a: Any) -> None:
             args=(list(s.keep), list(s.remove), f"{s.k} optional, {ui.usd(s.cost_usd, cents=True)}"),
             help="Keep the trees this plan keeps, in the table of trees kept above: the cost is worked out again.",
         )
+    for k, why in result.unpriced.items():
+        st.warning(f"{k} optional removals: no set can be priced: {why}")
     for n in result.notes:
         st.caption(f"• {n}")
 
