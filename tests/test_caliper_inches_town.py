@@ -171,3 +171,22 @@ def test_plan_under_la_grange_park_refuses_an_amount_not_held(tmp_path):
     # every tree planted: nothing paid, each step costs $0.00 and the cheapest set is exact
     p = plan(read_survey(f), jurisdiction="la_grange_park", plantable=10)
     assert {s.k: s.in_lieu_usd for s in p.frontier} == {0: 0.0, 1: 0.0, 2: 0.0}
+
+
+def test_the_statement_says_the_percentage_is_of_the_dbh_removed(tmp_path):
+    import io
+
+    import openpyxl
+
+    from treecalc.assessment import assess
+    from treecalc.report.statement import statement_bytes
+
+    # La Grange Park § 95.23(I) replaces 100 % of the DBH removed: 10 + 8 = 18 caliper inches, no value basis
+    f = tmp_path / "lgp.csv"
+    f.write_text("Tag,Species,DBH (in),Action\n1,Acer rubrum,10,remove\n2,Quercus rubra,8,remove\n")
+    a = assess(str(f), jurisdiction="la_grange_park", plantable=1, on="2026-03-01")
+    rows = list(openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))["Replacement plan"].iter_rows(values_only=True))
+    items = {r[0]: r[1] for r in rows if r[0]}
+    assert items["Percentage of DBH removed"] == 100.0 and items["Inches removed"] == 18.0
+    assert "Percentage of removed value" not in items and "Value basis" not in items
+    assert not [r for r in rows if "value basis" in str(r[0]).lower()]

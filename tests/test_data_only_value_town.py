@@ -353,3 +353,63 @@ def test_the_village_has_worked_cases():
 def test_worked_case(jurisdiction, case, tmp_path, monkeypatch):
     _register(monkeypatch, FOLDER)
     assert mismatches(assess_case(jurisdiction, case, tmp_path), case) == [], case["arithmetic"]
+
+
+# ---------------------------------------------------------------------------------------- the report's figures
+
+
+def _pdf(a) -> str:
+    import pypdf
+
+    from treecalc.report.content import report_data
+    from treecalc.report.pdf import report_pdf
+
+    return "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(report_pdf(report_data(a)))).pages)
+
+
+def test_a_payment_not_determined_is_never_printed_or_summed_as_0(alder_vale, tmp_path):
+    from treecalc.assessment import assess
+    from treecalc.report.statement import statement_bytes
+
+    # no --plantable: $211.48 required (75 % of $281.97), the value carried by the trees planted unknown, so
+    # 10 x ($211.48 - carried) is not determined: never $0.00, and no total out of pocket is added up
+    a = assess(str(alder_vale), jurisdiction="alder_vale", on="2026-03-01")
+    pdf = _pdf(a)
+    assert "Payment to the Alder Vale Green Fund not determined" in pdf
+    assert "Total out of pocket not determined" in pdf and "$0.00 " not in pdf and "$0.00\n" not in pdf
+    assert "not determined: give" in pdf and "plantable" in pdf
+    wb = openpyxl.load_workbook(io.BytesIO(statement_bytes(a)))
+    total = [r for r in wb["Summary"].iter_rows(values_only=True) if r[1] == "Total out of pocket"]
+    assert total and total[0][2] == "not determined" and "plantable" in total[0][4]
+    # tree 3's hazardous cell "unknown", 1 planted: the value required is undecided, so the payment is too
+    f = tmp_path / "open.csv"
+    f.write_text(SURVEY.replace("3,Quercus rubra,18,remove,no,no", "3,Quercus rubra,18,remove,unknown,no"))
+    pdf = _pdf(assess(str(f), jurisdiction="alder_vale", plantable=1, on="2026-03-01"))
+    assert "Payment to the Alder Vale Green Fund not determined" in pdf and "$0.00\n" not in pdf
+    assert "not determined: §12-5" in pdf and "tree 3" in pdf
+
+
+def test_a_fine_held_as_data_cites_its_own_section_and_a_conditional_tree_is_not_no(tmp_path, monkeypatch):
+    from treecalc.assessment import assess
+
+    # [penalty.fine_per_tree_usd] $500 at §12-8: tree 2 (permit "no") definite, $500; tree 3 (permit blank)
+    # conditional, $500 apart; tree 4 (permit "yes") no offence
+    folder = _copy(tmp_path)
+    readings = folder / "readings" / "alder_vale.toml"
+    text = readings.read_text()
+    readings.write_text(text[: text.index("[[not_held]]")] + "[site_why]\n")
+    law = folder / "law" / "alder_vale" / "ch12_trees.toml"
+    law.write_text(
+        law.read_text() + '\n[penalty.fine_per_tree_usd]\nvalue = 500\nunit = "USD per tree"\nsection = "§12-8"\n'
+        'text = "a fine of not more than $500 for each tree removed without a permit"\n'
+    )
+    _register(monkeypatch, folder)
+    f = tmp_path / "done.csv"
+    f.write_text(
+        "Tag,Species,DBH (in),Action,Permit\n2,Acer rubrum,6,removed,no\n3,Quercus rubra,18,removed,\n"
+        "4,Quercus rubra,24,removed,yes\n"
+    )
+    pdf = _pdf(assess(str(f), jurisdiction="alder_vale", plantable=0, on="2026-03-01"))
+    assert "Ch. 95" not in pdf
+    assert "§12-8 Fine, maximum 500.00" in pdf and "§12-8 Fine, maximum, if the conditions hold 500.00" in pdf
+    assert "if established conditional" in pdf  # tree 3: not "no"

@@ -154,9 +154,15 @@ def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
         if fund is None and (rep.get("trees_in_lieu") == 0 or none_needed):
             fund = 0.0
     else:
-        if cost is None and not planted:
+        # only what the findings make 0 is 0: nothing required, no tree planted, none in lieu, no fund in the law.
+        # A law crediting the value planted counts no tree in lieu: the trees planted not given (or the value
+        # required undecided) leave its planting and its payment not determined, never $0.00
+        nothing = d.get("replacement_required") is False
+        value = credits_value(d)
+        if cost is None and (nothing or planted == 0 or (planted is None and not value)):
             cost = 0.0  # nothing to plant costs nothing
-        if fund is None and not rep.get("trees_in_lieu"):
+        no_fund = not law_record(d).fund_name and not_held(d, "fund") is None
+        if fund is None and (nothing or no_fund or (not value and not rep.get("trees_in_lieu"))):
             fund = 0.0
     total = None if cost is None or fund is None else round(cost + fund, 2)
     placeholders = []
@@ -181,8 +187,14 @@ def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
             ("fund_in_lieu_usd", "Payment in lieu", "fund"),
         )
     }
+    why = {}  # why a figure is not determined, in the finding's own words (its notes, else the warnings of it)
+    if fund is None:
+        why["fund_in_lieu_usd"] = in_lieu_note(d) or "; ".join(
+            str(w) for w in d.get("warnings") or [] if "not given" in str(w) or "not known" in str(w)
+        )
     return {
         "sections": sec,
+        "why_not_determined": why,
         "permit_required": d.get("permit_required"),
         "trees_needed": rep.get("trees_needed"),
         "trees_to_plant": planted,
@@ -192,6 +204,15 @@ def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
         "total_usd": total,
         "placeholders": placeholders,
     }
+
+
+def in_lieu_note(d: Mapping[str, Any]) -> str:
+    """Why a payment in lieu is what it is, or why it is not determined (the statement line's note, else the fund
+    finding's notes)."""
+    for ln in d.get("lines") or []:
+        if str(ln.get("item") or "").startswith("Paid in lieu") and ln.get("note"):
+            return str(ln.get("note"))
+    return "; ".join(map(str, (d.get("notes") or {}).get("fund") or []))
 
 
 def section_of(lines: Iterable[Mapping[str, Any]] | None, item_start: str, default: str) -> str:
@@ -214,7 +235,8 @@ def penalties(d: Mapping[str, Any]) -> dict[str, list[tuple[str, str, float | No
     # (a law without civil penalties or criminal fines has no section of them: its rows are not printed)
     civil = section_of(lines, "Civil penalty, maximum", cited(d, "penalty.civil_tiers", ""))
     criminal = section_of(lines, "Criminal fine, maximum", cited(d, "criminal.per_tree_usd", ""))
-    fine = section_of(lines, "Fine, maximum", "Ch. 95 penalties A")
+    # the fine's section is its entry's, as the assessment recorded it: never another law's when it has no line
+    fine = section_of(lines, "Fine, maximum", cited(d, "penalty.fine_per_tree_usd", ""))
     definite: list[tuple[str, str, float | None]] = []
     conditional: list[tuple[str, str, float | None]] = []
     for key, sec, item, out in (
@@ -282,8 +304,25 @@ def tree_columns(d: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def trees_concerned(d: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The per-tree rows the permit is about: harmed or removed, needing a permit, or an offence."""
+    # the offences as the penalties' finding gives them, tree by tree (definite or conditional, with the maximum):
+    # a conditional offence is never printed as "no"
+    offences = {str(o.get("tag")): o for o in d.get("offence_rows") or [] if o.get("tag") is not None}
     out = []
     for r in d.get("per_tree") or []:
+        o = offences.get(str(r.get("tag")))
+        if o is not None:
+            r = {**r, "offence_status": r.get("offence_status") or o.get("status")}
+            if r.get("penalty_max_usd") is None:
+                r["penalty_max_usd"] = next(
+                    (
+                        o[k]
+                        for k in ("penalty_max_usd", "fine_max_usd", "civil_penalty_max_usd")
+                        if o.get(k) is not None
+                    ),
+                    None,
+                )
+            if o.get("status") == "conditional" and not r.get("offence"):
+                r["offence"] = "if established"
         if (
             r.get("harmed")
             or r.get("permit_needed")

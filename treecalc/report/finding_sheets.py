@@ -90,13 +90,20 @@ def replacement_sheet(book: Book, a: Assessment) -> None:
     g = Grid()
     section = (rep.section if rep is not None else "") or ""
     basis = value_basis(a)
-    g.title(f"Replacement plan — {jurisdiction_name(a)} — {section or 'no replacement rule'} — value basis: {basis}")
+    on = "" if rep is not None and rep.inches_by_tag is not None else f" — value basis: {basis}"
+    g.title(f"Replacement plan — {jurisdiction_name(a)} — {section or 'no replacement rule'}{on}")
     hdr = kv_header(g, given, "Replacement", "replacement")
     share = rep.native_share if rep is not None else None
     tables: list[tuple[str, list[dict[str, Any]]]] = []
+    # a law replacing the DBH removed (caliper inches) takes its percentage of the inches, on no value basis
+    inches = rep is not None and rep.inches_by_tag is not None
     kv_block(
         g,
-        {k: v for k, v in given.items() if k != "native_share"},
+        {
+            k: v
+            for k, v in given.items()
+            if k != "native_share" and not (inches and k in ("value_basis", "value_basis_label", "percent"))
+        },
         skip=("plan", "stock", "warnings", "notes", "section", "parts", "excluded", "conditional_22f"),
         order=_FINDING_ORDER,
         default_section=section,
@@ -105,6 +112,8 @@ def replacement_sheet(book: Book, a: Assessment) -> None:
         not_held=replacement_not_held(a),
         skip_empty_text=counts_trees(a) or credits_value(a),
     )
+    if inches and rep is not None and rep.percent is not None:
+        g.add(["Percentage of DBH removed", rep.percent, "%", section, "of the caliper inches removed"], [None, NUM])
     # the parts of the replacement (the violation percentage on trees harmed in offences, the percentage on
     # removals proposed under a permit), each cited as the assessment recorded its entry
     parts = [

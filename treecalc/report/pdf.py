@@ -33,6 +33,7 @@ from treecalc.report.content import (
     credits_value,
     fee_source,
     harm_counts,
+    in_lieu_note,
     law_parts,
     law_record,
     not_held,
@@ -232,6 +233,9 @@ def _answer(doc: _Doc, d: Mapping[str, Any]) -> None:
         "are not part of it: see Penalties).",
         "B",
     )
+    why = p["why_not_determined"].get("fund_in_lieu_usd")
+    if why and s["fund_in_lieu_usd"] != "-":  # the figure is printed "not determined": say why, in its words
+        doc.para(f"The payment in lieu is not determined: {why.rstrip('.')}.", "I")
     for ph in p["placeholders"]:
         doc.para(f"Note: {ph}.", "I")
 
@@ -393,7 +397,7 @@ def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
             ["Section", "Item", "Value", "Note"],
             [
                 (into["section"], "Fund paid into", into["short"], into["what"]),
-                (own, "Payment in lieu", usd(d.get("fund_in_lieu_usd")), _in_lieu_note(d)),
+                (own, "Payment in lieu", usd(d.get("fund_in_lieu_usd")), in_lieu_note(d)),
             ],
             widths=(25, 65, 35, 55),
         )
@@ -419,15 +423,6 @@ def _fund(doc: _Doc, d: Mapping[str, Any]) -> None:
             f"({cited(d, 'sections.fee_schedule')}).",
             "I",
         )
-
-
-def _in_lieu_note(d: Mapping[str, Any]) -> str:
-    """Why a payment in lieu is what it is, or why it is not determined (the statement line's note, else the fund
-    finding's note)."""
-    for ln in d.get("lines") or []:
-        if str(ln.get("item") or "").startswith("Paid in lieu"):
-            return str(ln.get("note") or "")
-    return "; ".join(map(str, (d.get("notes") or {}).get("fund") or []))
 
 
 def _penalties(doc: _Doc, d: Mapping[str, Any]) -> None:

@@ -211,10 +211,10 @@ def _summary(book: Book, a: Assessment) -> None:
         )
 
 
-def _out_of_pocket(a: Assessment) -> tuple[str, str, float, str, str] | None:
+def _out_of_pocket(a: Assessment) -> tuple[str, str, float | str, str, str] | None:
     """The applicant's total (planting cost + payment in lieu) as a Summary row, from the findings as the PDF
-    adds it up (:func:`treecalc.report.content.plain_answer`); ``None`` when no replacement is required or the
-    law has no fund."""
+    adds it up (:func:`treecalc.report.content.plain_answer`), "not determined" (with why) when a part of it is;
+    ``None`` when no replacement is required or the law has no fund."""
     rep, fund = a.replacement, a.fund
     if rep is None or not rep.required or not fund_name(a):
         return None
@@ -227,20 +227,31 @@ def _out_of_pocket(a: Assessment) -> tuple[str, str, float, str, str] | None:
             "planting_cost_usd": rep.planting_cost_usd,
             "trees_in_lieu": rep.trees_in_lieu,
         },
+        "replacement_required": bool(rep.required),
         "replacement_trees_by_tag": rep.trees_by_tag,
         "fund_in_lieu_usd": fund.fund_in_lieu_usd if fund is not None else None,
         "sections": dict(a.labels.sections),  # as the assessment recorded its law's on its date
     }
+    d["notes"] = {"fund": list(fund.notes or []) if fund is not None else []}
+    d["warnings"] = list(a.warnings or [])
     p = plain_answer(d)
-    if p["total_usd"] is None:
-        return None
     s = p["sections"]
+    said = "planting cost + payment in lieu; penalties, if any, are not part of it"
+    if p["total_usd"] is None:  # a part not determined is never summed as 0: the total is not determined either
+        why = p["why_not_determined"].get("fund_in_lieu_usd")
+        return (
+            f"{s['planting_cost_usd']} + {s['fund_in_lieu_usd']}",
+            "Total out of pocket",
+            "not determined",
+            "",
+            f"{said}; the payment in lieu is not determined: {why}" if why else said,
+        )
     return (
         f"{s['planting_cost_usd']} + {s['fund_in_lieu_usd']}",
         "Total out of pocket",
         float(p["total_usd"]),
         "USD",
-        "planting cost + payment in lieu; penalties, if any, are not part of it",
+        said,
     )
 
 
