@@ -165,9 +165,13 @@ def test_plan_under_la_grange_park_refuses_an_amount_not_held(tmp_path):
 
     f = tmp_path / "lgp.csv"
     f.write_text("Tag,Species,DBH (in),Action\n1,Acer rubrum,10,remove\n2,Acer rubrum,5,remove\n")
-    # 1 tree planted cannot take the 4-6 trees: the rest's "local nursery price" is not held, so no cost is given
-    with pytest.raises(ValueError, match=r"not held for La Grange Park: see § 95.23\(I\)"):
-        plan(read_survey(f), jurisdiction="la_grange_park", plantable=1)
+    # 1 tree planted: removing nothing costs nothing ($0.00, nothing to replace); removing tree 1 (10 / 2.5 = 4 trees,
+    # 3 in lieu), tree 2 (5 / 2.5 = 2, 1 in lieu) or both (15 / 2.5 = 6, 5 in lieu) leaves trees in lieu whose
+    # "local nursery price" is not held: those steps are not priced, each saying why, never $0.00
+    p = plan(read_survey(f), jurisdiction="la_grange_park", plantable=1)
+    assert {s.k: s.in_lieu_usd for s in p.frontier} == {0: 0.0}
+    assert sorted(p.unpriced) == [1, 2]
+    assert all("not held for La Grange Park: see § 95.23(I)" in why for why in p.unpriced.values())
     # every tree planted: nothing paid, each step costs $0.00 and the cheapest set is exact
     p = plan(read_survey(f), jurisdiction="la_grange_park", plantable=10)
     assert {s.k: s.in_lieu_usd for s in p.frontier} == {0: 0.0, 1: 0.0, 2: 0.0}
