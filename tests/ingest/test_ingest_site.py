@@ -110,7 +110,7 @@ def test_an_unknown_site_sheet_jurisdiction_is_refused_not_a_warning(tmp_path):
     rows = [["jurisdiction", "Atlantis"], ["lot_area_acres", "big"]]
     with pytest.raises(
         SurveyError,
-        match=r"Site sheet cell B1 \(jurisdiction\): 'Atlantis' is not one of croton-on-hudson, wesley-hills, manalapan, milltown\. ",
+        match=r"Site sheet cell B1 \(jurisdiction\): 'Atlantis' is not one of croton-on-hudson, wesley-hills, la-grange-park, manalapan, milltown\. ",
     ):
         read_survey(write_xlsx(tmp_path / "s.xlsx", [HEADER, *ROWS], extra={"Site": rows}))
 

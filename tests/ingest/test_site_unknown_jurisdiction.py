@@ -39,7 +39,7 @@ def test_the_reader_refuses_naming_the_cell_the_laws_and_the_closest(tmp_path, t
     said = str(e.value)
     # the jurisdiction is on the Site sheet's second row, its value in column B
     assert (
-        f"Site sheet cell B2 (jurisdiction): {typed!r} is not one of croton-on-hudson, wesley-hills, manalapan, milltown"
+        f"Site sheet cell B2 (jurisdiction): {typed!r} is not one of croton-on-hudson, wesley-hills, la-grange-park, manalapan, milltown"
         in said
     )
     assert f"did you mean {meant!r}?" in said

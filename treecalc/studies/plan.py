@@ -422,22 +422,7 @@ def plan(
             # a set whose cost is undecided breaks the order by size the searches rest on (a smaller tree may be
             # the undecided one): every set is assessed where the limit allows, else the steps are said to be the
             # cheapest of the sets assessed
-            every = [list(c) for r in range(len(off) + 1) for c in itertools.combinations(off.tolist(), r)]
-            left = [c for c in every if tuple(sorted(c)) not in seen]
-            if made[0] + len(left) <= max_assessments:
-                for c in left:
-                    run(c)
-                how = (
-                    f"exact search: every one of the {len(every):,} sets of optional removals assessed "
-                    f"({made[0]:,} assessments), for some sets' replacement is undecided and the order by size "
-                    "that spares the others does not reach past them"
-                )
-            else:
-                how = (
-                    f"{made[0]:,} assessments; some sets' replacement is undecided, so the order by size the search "
-                    "rests on does not hold: each step is the cheapest of the sets assessed, not shown to be the "
-                    "cheapest of all"
-                )
+            how = _every_set(run, off, seen, made, max_assessments)
     if not best:
         whys = list(dict.fromkeys(w for sets in undecided.values() for w in sets.values()))
         raise ValueError("no set of removals can be priced: " + "; ".join(whys))
@@ -456,24 +441,10 @@ def plan(
         _, chosen, a = best[k]
         jurisdiction = a.jurisdiction
         planting, in_lieu, penalty = costs(a)
-        total = planting + in_lieu + penalty
         said = reasons(a, chosen, prev, tags, must, budget)
         if sets:
             said.append(f"Not priced: {_unpriced_words(sets, tags)}.")
-        step = Step(
-            k=k,
-            remove=[tags[i] for i in np.flatnonzero(must)] + [tags[i] for i in chosen],
-            cost_usd=float(total),
-            planting_usd=float(planting),
-            in_lieu_usd=float(in_lieu),
-            penalty_usd=float(penalty) if held else None,
-            within_budget=budget is None or total <= budget,
-            permit_required=None if a.permit.required is None else bool(a.permit.required),
-            removals_12mo=a.permit.removals_12mo,
-            reasons=said,
-            keep=[tags[i] for i in off if i not in set(chosen)],
-        )
-        steps.append(step)
+        steps.append(_step(k, a, chosen, (planting, in_lieu, penalty), held, budget, said, tags, must, off))
         chosen_assessments.append(a)
         prev = (chosen, a)
     zone = (chosen_assessments[0].options.get("zone") or {}) if chosen_assessments else {}
@@ -481,14 +452,7 @@ def plan(
         # the costs rest on the trees' values, so the zone whose tables gave them is said (as assess says it)
         notes.append(_zone_note(zone, [w for a in chosen_assessments for w in a.warnings]))
     parts, kind = _cost_parts(everything)
-    summed = parts if held else parts[:-1]
-    not_held = "" if held else f"; the penalties are {everything.penalties.not_held}: no amount is counted"
-    notes.append(
-        "each cost is the assessment of that set of removals: "
-        + " + ".join(f"{what} ({sec})" if sec else what for what, sec in summed)
-        + "; permit fees are not included"
-        + not_held
-    )
+    notes.append(_cost_note(parts, held, everything))
     notes.append(how)
     penalty_basis = f"penalty ({kind} maximum, definite offences)" if held else "penalty not held (no amount counted)"
     return Plan(
@@ -505,6 +469,69 @@ def plan(
         zone=zone.get("zone"),
         unpriced=unpriced,
         cheapest=chosen_assessments,
+    )
+
+
+def _every_set(run: Callable[[list[int]], Any], off: np.ndarray, seen: set, made: list[int], most: int) -> str:
+    """Assess every set of optional removals not assessed yet, where the limit ``most`` allows (a set whose cost is
+    undecided breaks the order by size the searches rest on); what was searched, in words."""
+    every = [list(c) for r in range(len(off) + 1) for c in itertools.combinations(off.tolist(), r)]
+    left = [c for c in every if tuple(sorted(c)) not in seen]
+    if made[0] + len(left) > most:
+        return (
+            f"{made[0]:,} assessments; some sets' replacement is undecided, so the order by size the search "
+            "rests on does not hold: each step is the cheapest of the sets assessed, not shown to be the "
+            "cheapest of all"
+        )
+    for c in left:
+        run(c)
+    return (
+        f"exact search: every one of the {len(every):,} sets of optional removals assessed "
+        f"({made[0]:,} assessments), for some sets' replacement is undecided and the order by size "
+        "that spares the others does not reach past them"
+    )
+
+
+def _step(
+    k: int,
+    a: Any,
+    chosen: list[int],
+    cost: tuple[Any, Any, Any],
+    held: bool,
+    budget: Any,
+    said: list[str],
+    tags: np.ndarray,
+    must: np.ndarray,
+    off: np.ndarray,
+) -> Step:
+    """The frontier's step of ``k`` optional removals: the set ``chosen``, assessed as ``a``, costing ``cost``
+    (planting, in lieu, penalty; the penalty None where the law's penalties are not ``held``)."""
+    planting, in_lieu, penalty = cost
+    total = planting + in_lieu + penalty
+    return Step(
+        k=k,
+        remove=[tags[i] for i in np.flatnonzero(must)] + [tags[i] for i in chosen],
+        cost_usd=float(total),
+        planting_usd=float(planting),
+        in_lieu_usd=float(in_lieu),
+        penalty_usd=float(penalty) if held else None,
+        within_budget=budget is None or total <= budget,
+        permit_required=None if a.permit.required is None else bool(a.permit.required),
+        removals_12mo=a.permit.removals_12mo,
+        reasons=said,
+        keep=[tags[i] for i in off if i not in set(chosen)],
+    )
+
+
+def _cost_note(parts: list[tuple[str, str]], held: bool, everything: Any) -> str:
+    """What each step's cost sums, with the sections; the penalty left out, and said, where it is not held."""
+    summed = parts if held else parts[:-1]
+    not_held = "" if held else f"; the penalties are {everything.penalties.not_held}: no amount is counted"
+    return (
+        "each cost is the assessment of that set of removals: "
+        + " + ".join(f"{what} ({sec})" if sec else what for what, sec in summed)
+        + "; permit fees are not included"
+        + not_held
     )
 
 
