@@ -122,7 +122,9 @@ def test_survey_and_excavation_keep_the_one_key(tmp_path):
 
     assert coerce("jurisdiction", "wesley-hills") == coerce("jurisdiction", "wesley_hills") == "wesley_hills"
     assert check_permit(jurisdiction="wesley-hills").jurisdiction == "wesley_hills"
-    with pytest.raises(ValueError, match="not one of croton-on-hudson, wesley-hills, la-grange-park, manalapan, milltown"):
+    with pytest.raises(
+        ValueError, match="not one of croton-on-hudson, wesley-hills, la-grange-park, manalapan, milltown"
+    ):
         jurisdiction_key("Ossining")
 
 
