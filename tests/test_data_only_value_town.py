@@ -267,10 +267,9 @@ def test_a_town_crediting_a_count_credits_the_laws_amount_per_tree(tmp_path, mon
     assert d["replacement"]["species_code"] is None  # a count credits no stock's value
 
 
-def test_penalties_set_as_data_fine_the_trees_removed_without_a_permit(tmp_path, monkeypatch, capsys):
-    # [penalty.fine_per_tree_usd] $500 in place of the not-held entry: tree 2 removed, its permit cell "no": one
-    # definite offence, $500; tree 3 removed, its permit cell blank: conditional, $500 apart, never in the maximum;
-    # tree 4 removed under its permit: none
+def _with_fine(tmp_path: Path, monkeypatch) -> Path:
+    """Alder Vale copied with [penalty.fine_per_tree_usd] $500 at §12-8 in place of its not-held penalties,
+    registered; the path its test writes its survey to."""
     folder = _copy(tmp_path)
     readings = folder / "readings" / "alder_vale.toml"
     text = readings.read_text()
@@ -282,6 +281,14 @@ def test_penalties_set_as_data_fine_the_trees_removed_without_a_permit(tmp_path,
     )
     _register(monkeypatch, folder)
     f = tmp_path / "done.csv"
+    return f
+
+
+def test_penalties_set_as_data_fine_the_trees_removed_without_a_permit(tmp_path, monkeypatch, capsys):
+    # [penalty.fine_per_tree_usd] $500 in place of the not-held entry: tree 2 removed, its permit cell "no": one
+    # definite offence, $500; tree 3 removed, its permit cell blank: conditional, $500 apart, never in the maximum;
+    # tree 4 removed under its permit: none
+    f = _with_fine(tmp_path, monkeypatch)
     f.write_text(
         "Tag,Species,DBH (in),Action,Permit\n"
         "2,Acer rubrum,6,removed,no\n"
@@ -394,17 +401,7 @@ def test_a_fine_held_as_data_cites_its_own_section_and_a_conditional_tree_is_not
 
     # [penalty.fine_per_tree_usd] $500 at §12-8: tree 2 (permit "no") definite, $500; tree 3 (permit blank)
     # conditional, $500 apart; tree 4 (permit "yes") no offence
-    folder = _copy(tmp_path)
-    readings = folder / "readings" / "alder_vale.toml"
-    text = readings.read_text()
-    readings.write_text(text[: text.index("[[not_held]]")] + "[site_why]\n")
-    law = folder / "law" / "alder_vale" / "ch12_trees.toml"
-    law.write_text(
-        law.read_text() + '\n[penalty.fine_per_tree_usd]\nvalue = 500\nunit = "USD per tree"\nsection = "§12-8"\n'
-        'text = "a fine of not more than $500 for each tree removed without a permit"\n'
-    )
-    _register(monkeypatch, folder)
-    f = tmp_path / "done.csv"
+    f = _with_fine(tmp_path, monkeypatch)
     f.write_text(
         "Tag,Species,DBH (in),Action,Permit\n2,Acer rubrum,6,removed,no\n3,Quercus rubra,18,removed,\n"
         "4,Quercus rubra,24,removed,yes\n"
