@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from end_to_end import write_survey  # noqa: E402 - the benchmark survey, written by either benchmark
+from installed import compile_like_pip  # noqa: E402
 
 _READ = (
     "import sys, time, pandas\n"
@@ -46,6 +47,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--survey", type=Path, help="a survey workbook already written (else one is written)")
     args = ap.parse_args()
+    compile_like_pip(Path(__file__).resolve().parents[1])
     with tempfile.TemporaryDirectory() as tmp:
         path = args.survey or Path(tmp) / f"survey_{args.trees}.xlsx"
         if args.survey is None:

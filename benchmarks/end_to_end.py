@@ -37,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ingest import HEADER, cpu_runs, survey_rows  # noqa: E402 - the benchmark survey, written by either benchmark
+from installed import compile_like_pip  # noqa: E402
 
 
 def write_survey(path: Path, rows: int, seed: int = 1) -> None:
@@ -105,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs of each stage; the median is reported")
     ap.add_argument("--keep", type=Path, help="write the workbook and statement into this folder and keep them")
     a = ap.parse_args(argv)
+    compile_like_pip(ROOT)
     tmp = tempfile.TemporaryDirectory()
     folder = a.keep or Path(tmp.name)
     folder.mkdir(parents=True, exist_ok=True)

@@ -79,8 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     sys.path.insert(0, str(HERE))
     from end_to_end import write_survey
+    from installed import compile_like_pip
 
     codes = [("after", ROOT)] + ([("before", a.before.resolve())] if a.before else [])
+    for _, code in codes:
+        compile_like_pip(code)
     with tempfile.TemporaryDirectory() as tmp:
         folder = (a.keep or Path(tmp)).resolve()
         folder.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from installed import compile_like_pip  # noqa: E402
+
 
 def _cpu(cmd: list[str]) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -52,6 +55,7 @@ def main() -> None:
     ap.add_argument("--payments", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
+    compile_like_pip(Path(__file__).resolve().parents[1])
     with tempfile.TemporaryDirectory() as tmp:
         csv = Path(tmp) / "account.csv"
         account_csv(csv, a.bills, a.payments)
