@@ -101,3 +101,29 @@ def test_size_waiver_flag(tmp_path, capsys):
     assert j["replacement"]["trees_planted"] > 0 and j["replacement"]["dbh_in"] == 1
     text = io.StringIO(json.dumps(j["lines"])).getvalue()
     assert "waiver of the minimum size" in text
+
+
+def test_text_answer_states_the_same_readings_as_the_json(tmp_path, capsys):
+    # the text answer is the one most applicants read: it lists every reading the JSON carries, each
+    # under its section, not only the notes that happen to repeat a few of them
+    path = survey_csv(tmp_path, [["1", "Acer rubrum", "14", "Removed", "Y"]])
+    j = run_json(capsys, ["assess", path, "--json", *SITE])
+    assert main(["assess", path, *SITE]) == 0
+    text = capsys.readouterr().out
+    head = "Readings of unclear text (treecalc's, each under the section it reads):"
+    assert head in text
+    listed = text.split(head, 1)[1].splitlines()
+    assert len(j["readings"]) >= 10
+    for r in j["readings"]:
+        # a control named in a reading (‹clear_cutting›) is written as this interface's flag in the text
+        start = r["reading"].split("‹", 1)[0]
+        line = [ln for ln in listed if start in ln]
+        assert len(line) == 1 and r["section"] in line[0], r
+
+
+def test_a_family_towns_text_answer_states_its_readings(tmp_path, capsys):
+    # Milltown (count_by_class): its readings of Chapter 201's table are in the text answer with the section
+    path = survey_csv(tmp_path, [["1", "Acer rubrum", "14", "Remove", "N"]])
+    assert main(["assess", path, "--jurisdiction", "milltown"]) == 0
+    text = capsys.readouterr().out.split("Readings of unclear text", 1)[1]
+    assert "  - Ch. 201 Tree Replacement Requirements Table: Milltown Chapter 201: a DBH between two categories" in text

@@ -341,6 +341,19 @@ def tree_lines(trees: Any) -> list[str]:
     return out
 
 
+def reading_lines(items: list[dict[str, str]]) -> list[str]:
+    """treecalc's readings of unclear text the assessment applied, each under its section (as the JSON's
+    ``readings``, the statement and the PDF list them), so the text answer states them too."""
+    if not items:
+        return []
+    out = ["Readings of unclear text (treecalc's, each under the section it reads):"]
+    for r in items:
+        text, section = str(r["reading"]), str(r["section"])
+        # most readings open with their section already; the others are prefixed with it
+        out.append(f"  - {text}" if section and text.startswith(section) else f"  - {section}: {text}")
+    return out
+
+
 def render_text(a: Any, per_tree: bool = False) -> str:
     """The assessment as text: a summary (per-tree lines folded, :func:`summarise_lines`), or every
     line with ``per_tree``."""
@@ -365,6 +378,7 @@ def render_text(a: Any, per_tree: bool = False) -> str:
     if a.assumptions:
         out.append("Assumptions (site facts not given; the conservative reading):")
         out.extend(f"  - {s}" for s in a.assumptions)
+    out.extend(reading_lines(a.method.get("reading_items") or []))
     if a.warnings:
         out.extend(f"warning: {w}" for w in a.warnings)
     if per_tree and len(getattr(a, "trees", ())):
