@@ -35,6 +35,7 @@ from treecalc.rules.families.count_by_class import (
     no_penalties,
     permit_lines,
     town_of,
+    undetermined,
 )
 from treecalc.schema import DONE, REMOVALS
 
@@ -225,7 +226,7 @@ def assess(ctx: Context) -> Findings:
     said = permit_lines(permit, sec, record, town)
     lines = (
         said
-        + _lines(ctx, sec, town, got, inches, caliper, required, planted, trees_in_lieu, fund_usd, fee_not_held)
+        + _lines(ctx, sec, town, tally, got, inches, caliper, required, planted, trees_in_lieu, fund_usd, fee_not_held)
         + [line("", "Not held", n) for n in not_held]
     )
     replacement = Replacement(
@@ -274,6 +275,7 @@ def _lines(
     ctx: Context,
     sec: Any,
     town: str,
+    tally: Tally,
     got: Inches,
     inches: Decimal | None,
     caliper: Decimal | None,
@@ -286,10 +288,12 @@ def _lines(
     """The statement's lines: the trees counted and their DBH, the inches and trees required, the trees planted and
     the amount in lieu (or not held)."""
     s = sec["replacement"]
-    not_given = f"not held for {town}: see {s}"
+    # inches left open by a tree or row undecided; trees left open with the inches known: the caliper not held
+    open_inches = undetermined(tally)
+    not_given = open_inches if inches is None else f"not held for {town}: see {s}"
     out = [line(s, "Trees counted", got.trees_counted, "trees")]
     if inches is None:
-        out.append(line(s, "Replacement caliper inches required", not_given, ""))
+        out.append(line(s, "Replacement caliper inches required", open_inches, ""))
     else:
         out.append(line(s, "DBH of the trees counted", float(got.dbh_counted), "in"))
         out.append(line(s, "Replacement caliper inches required", float(inches), "in"))

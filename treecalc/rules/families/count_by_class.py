@@ -114,6 +114,14 @@ class Tally:
         return sum(n for n, _ in self.counted)
 
 
+def undetermined(tally: Tally) -> str:
+    """The site total a tree or row left undecided, in words: "not determined", naming them (each one's reason is
+    among the warnings). Not "not held": the law may be held whole, and a survey fact not given left it open."""
+    names = [u if u.startswith("row ") else f"tree {u}" for u in tally.undecided]
+    more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+    return f"not determined: no count for {', '.join(names[:5])}{more} (why: the warnings)"
+
+
 def _open_cell(trees: pd.DataFrame, col: str, i: int) -> str:
     """How tree ``i``'s ``col`` cell leaves the fact open, in words: its text when neither yes nor no."""
     said = str(unclear(trees, col)[i])
@@ -361,7 +369,7 @@ def _lines(
         if tally.per_class[c]
     ]
     cap = ctx.law["replacement"].get("caliper_min_in")
-    said = required if required is not None else f"not held for {town}: see {sec['replacement']}"
+    said = required if required is not None else undetermined(tally)
     note = f"caliper at least {cap:g} in" if cap else ""
     if required is None and tally.counted:  # what the text does decide: the trees counted, a floor for the site
         note = f"{tally.total} for the trees the table decides, before credits; {note}".rstrip("; ")
