@@ -87,3 +87,27 @@ def test_permit_page_shows_the_projection_rate_and_payback(lot):
     assert f"Payback: {want['payback']}." in captions and f"in year {want['payback_year']}" in captions
     tables = [d.value for d in at.dataframe if "Years from now" in d.value.columns]
     assert tables and list(tables[0]["Years from now"]) == list(range(21))
+
+
+@pytest.mark.parametrize(
+    ("town", "plantable", "said"),
+    [
+        # Chapter 208 requires a replacement (§208-22A, 90%), all of it paid in lieu: nothing planted to pay back
+        (
+            "croton-on-hudson",
+            0,
+            "no payback year: no replacement tree is planted on site (the replacement is paid in lieu)",
+        ),
+        # La Grange Park § 95.23(I) counts caliper inches: a number of trees, no species and size to value
+        (
+            "la-grange-park",
+            None,
+            "no payback year: the replacement is a number of trees, with no species and size to value",
+        ),
+    ],
+)
+def test_a_replacement_with_nothing_to_value_is_never_called_no_replacement(lot, town, plantable, said):
+    a = treecalc.assess(read_survey(lot), jurisdiction=town, plantable=plantable)
+    assert a.replacement.required is True
+    got = summary(a)
+    assert got["payback_year"] is None and got["payback"] == said

@@ -220,6 +220,14 @@ def summary(assessment: Any, years: int = HORIZON_YEARS) -> dict[str, Any]:
         "payback": "no replacement is required: no payback year",
     }
     rep = getattr(assessment, "replacement", None)
+    if rep is not None and rep.required and not rep.plan:
+        # there is a replacement, and no planting to value: every tree paid in lieu, or a replacement counted in
+        # trees or inches (a family town) that names no species and size
+        out["payback"] = (
+            "no payback year: no replacement tree is planted on site (the replacement is paid in lieu)"
+            if rep.trees_planted == 0
+            else "no payback year: the replacement is a number of trees, with no species and size to value"
+        )
     if rep is not None and rep.required and rep.plan:
         # the assessment's own table over the horizon when it holds one (computed once), else this one
         held = years == HORIZON_YEARS and getattr(type(assessment), "projection", None) is not None
