@@ -414,3 +414,21 @@ def test_a_projected_layer_is_written_back_in_its_own_crs_and_says_which_rows_ar
     else:
         summary = json.loads(sidecar(out).read_text())
     assert summary["rows_left_out"].startswith(said) and "Zzyzx tree" in summary["rows_left_out"]
+
+
+def test_a_flag_is_written_as_true_false_or_null_not_as_text(tmp_path, capsys):
+    # a Hazardous column of yes / blank / no: GeoJSON's properties are true / null / false (what QGIS filters and
+    # styles on), never the strings "True", "<NA>" and "False"
+    src = tmp_path / "flags.csv"
+    src.write_text(
+        "Tag,Species,DBH (in),Action,Hazardous,Latitude,Longitude\n"
+        "1,Acer rubrum,14,Remove,yes,41.2,-73.9\n2,Quercus palustris,30,Remove,,41.2,-73.9\n"
+        "3,Quercus palustris,10,Retain,no,41.2,-73.9\n"
+    )
+    out = tmp_path / "trees.geojson"
+    assert main(["assess", str(src), "--out", str(out)]) == 0
+    capsys.readouterr()
+    got = [f["properties"]["hazardous"] for f in json.loads(out.read_text())["features"]]
+    assert got == [True, None, False]
+    # and read back, the layer's flags are the survey's
+    assert read_survey(out).trees["hazardous"].tolist() == [True, pd.NA, False]

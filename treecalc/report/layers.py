@@ -182,7 +182,8 @@ def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
     table = _tree_parts(a, table)
     source = getattr(a.survey, "source", None) or {}
     for f in _surveyed_inputs(a.trees, source):  # what the survey said of each tree beyond the above: read back
-        table[f] = a.trees[f].to_numpy(dtype=object)
+        # as their own types, positionally: a flag true/false/null (not the strings "True"/"<NA>"), a distance a number
+        table[f] = a.trees[f].array
     ll = tree_lonlat(a.trees, a.site) if len(a.trees) else None
     if ll is None:
         lon = lat = np.full(len(table), np.nan)
