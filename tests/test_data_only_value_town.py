@@ -410,3 +410,23 @@ def test_a_fine_held_as_data_cites_its_own_section_and_a_conditional_tree_is_not
     assert "Ch. 95" not in pdf
     assert "§12-8 Fine, maximum 500.00" in pdf and "§12-8 Fine, maximum, if the conditions hold 500.00" in pdf
     assert "if established conditional" in pdf  # tree 3: not "no"
+
+
+def test_a_fine_held_as_data_is_in_the_text_answer_and_its_lines(tmp_path, monkeypatch, capsys):
+    # §12-8 $500 a tree: tree 2 (permit "no") definite, tree 3 (permit blank) conditional, tree 4 under its permit:
+    # the text answer prints the maximum $500 and the conditional $500 apart, each at §12-8, as the JSON says them
+    f = _with_fine(tmp_path, monkeypatch)
+    f.write_text(
+        "Tag,Species,DBH (in),Action,Permit\n"
+        "2,Acer rubrum,6,removed,no\n"
+        "3,Quercus rubra,18,removed,\n"
+        "4,Quercus rubra,24,removed,yes\n"
+    )
+    from treecalc.cli import main
+
+    assert main(["assess", str(f), "--jurisdiction", "alder_vale", "--plantable", "0", "--on", "2026-03-01"]) == 0
+    text = capsys.readouterr().out
+    assert "§12-8            Fine, maximum: $500  [up to $500 per tree; definite offences only]" in text
+    assert "§12-8            Fine, conditional offences (on assumed facts): $500  [up to, only if" in text
+    assert "§12-8            Trees removed without the permit (facts given): 1 tree" in text
+    assert "§12-8            Trees whose permit is not given (conditional): 1 tree" in text

@@ -270,6 +270,28 @@ def _offences(ctx: Context, key: str, needs: np.ndarray | None, held_not: NotHel
     )
 
 
+def _fine_lines(pen: Penalties) -> list[dict[str, Any]]:
+    """The fine's lines when the law file holds one (the statement, the PDF and the text answer print them as they
+    print Wesley Hills' fine): the trees fined and the maxima, definite and conditional apart; none when not held."""
+    if not pen.sections or pen.fine_max_usd is None:
+        return []
+    s = pen.sections[0]
+    per = pen.per_tree[0]["fine_max_usd"] if pen.per_tree else None
+    each = f"up to ${per:,} per tree; " if per is not None else ""
+    return [
+        line(s, "Trees removed without the permit (facts given)", pen.offences_definite, "trees"),
+        line(s, "Trees whose permit is not given (conditional)", pen.offences_conditional, "trees"),
+        line(s, "Fine, maximum", pen.fine_max_usd, "USD", f"{each}definite offences only"),
+        line(
+            s,
+            "Fine, conditional offences (on assumed facts)",
+            pen.fine_conditional_usd,
+            "USD",
+            "up to, only if the assumed facts hold; not in the maximum",
+        ),
+    ]
+
+
 def fine_words(conditional: int) -> str:
     """What the conditional offences are, in words."""
     if not conditional:
@@ -313,6 +335,7 @@ def assess(ctx: Context) -> Findings:
         not_held=_part(held_not, "fund"),
     )
     lines = permit_lines(permit, sec, record, town) + _lines(ctx, sec, share, credit, carried, pay)
+    lines += _fine_lines(penalties)
     lines += [line("", "Not held", str(n)) for n in held_not]
     return Findings(permit, replacement, fund, penalties, ctx.survey_lines + lines, site)
 
