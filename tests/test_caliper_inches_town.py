@@ -83,6 +83,7 @@ def test_jurisdictions_lists_the_family(cedar_ford, capsys):
     assert rows["cedar_ford"]["family"] == "caliper_inches"
     lgp = rows["la_grange_park"]
     assert lgp["family"] == "caliper_inches" and lgp["effective"] == "2024-11-26"
+    assert lgp["effective_placeholder"] is False  # Ord. 1235, passed 11-26-24: a date the text gives
     assert any("local nursery price" in n and "§ 95.23(I)" in n for n in lgp["not_held"])
 
 

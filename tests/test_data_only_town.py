@@ -87,6 +87,7 @@ def test_jurisdictions_lists_the_town(birch_hollow, capsys):
         "family": "count_by_class",
         "chapter": "Birch Hollow Chapter 9",
         "effective": "2024-05-01",
+        "effective_placeholder": False,
         "not_held": ["the penalties for removing a tree without a permit: see Ch. 9 (penalties)"],
     }
     assert rows["milltown"]["family"] == rows["manalapan"]["family"] == "count_by_class"
@@ -137,6 +138,11 @@ def test_jurisdictions_says_each_town_and_what_is_not_held(capsys):
     out = capsys.readouterr().out
     assert "milltown: Borough of Milltown, NJ, Chapter 201" in out
     assert "  family: count_by_class; chapter: Manalapan Chapter 222; effective: no date held" in out
+    # Croton-on-Hudson's date stands in for a filing date its Local Law does not give: said so, never as a fact
+    assert (
+        "  family: share_of_value; chapter: Croton-on-Hudson Chapter 208; effective: 2025-01-01 (a PLACEHOLDER: the "
+        "date it took effect is not in the text read)"
+    ) in out
     # Milltown's exemptions are not in the text read: said, with the section to see
     assert "  not held: the exemptions from replacement" in out and "see Ch. 201 (exemptions)" in out
 

@@ -19,7 +19,9 @@ def register(sub: Any) -> None:
         "treecalc has not read (an assessment says so and gives no amount for it).",
     )
     p.add_argument(
-        "--json", action="store_true", help="a JSON list of {key, name, family, chapter, effective, not_held}"
+        "--json",
+        action="store_true",
+        help="a JSON list of {key, name, family, chapter, effective, effective_placeholder, not_held}",
     )
     p.set_defaults(func=run)
 
@@ -36,7 +38,10 @@ def run(a: argparse.Namespace) -> int:
     for row in found:
         spelled = registry.by_key(row["key"]).user_spelling
         print(f"{spelled}: {row['name']}")
-        print(f"  family: {row['family']}; chapter: {row['chapter']}; effective: {row['effective'] or 'no date held'}")
+        date = row["effective"] or "no date held"
+        if row["effective_placeholder"]:
+            date += " (a PLACEHOLDER: the date it took effect is not in the text read)"
+        print(f"  family: {row['family']}; chapter: {row['chapter']}; effective: {date}")
         for n in row["not_held"]:
             print(f"  not held: {n}")
     return 0

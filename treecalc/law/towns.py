@@ -123,7 +123,8 @@ def not_held(key: str) -> list[dict[str, str]]:
 
 
 def summary(key: str) -> dict[str, Any]:
-    """A law as ``treecalc jurisdictions`` lists it: key, name, family, chapter, effective date, what is not held."""
+    """A law as ``treecalc jurisdictions`` lists it: key, name, family, chapter, effective date (and whether that
+    date is a placeholder), what is not held."""
     record = registry.by_key(key)
     eff = effective(key)
     return {
@@ -132,6 +133,8 @@ def summary(key: str) -> dict[str, Any]:
         "family": family_of(key),
         "chapter": record.chapter,
         "effective": eff["date"].isoformat() if eff["date"] is not None else None,
+        # a date the law file holds only as a stand-in (Croton-on-Hudson's filing date is not in its text)
+        "effective_placeholder": bool(eff["placeholder"]),
         "not_held": [f"{n['what']}: see {n['section']}" for n in not_held(key)],
     }
 
