@@ -283,6 +283,42 @@ def test_broken_file_gives_messages_on_every_page(name, blob):
     assert at.error, "the Survey page should say the file could not be read"
 
 
+def test_a_broken_upload_is_read_once_for_every_page_and_a_stopped_read_is_tried_again(monkeypatch):
+    # each page asks for the survey several times a run, and st.cache_data keeps no error: the refusal is kept
+    # for the session (the same upload, the same options), so a broken file is read once, not 3 times a page
+    import treecalc.ingest.zone as zone
+    from treecalc.ingest.errors import ReaderStopped
+
+    reads = []
+    real = zone.read_survey_in_zone
+
+    def counted(*a, **k):
+        reads.append(k.get("filename"))
+        return real(*a, **k)
+
+    monkeypatch.setattr(zone, "read_survey_in_zone", counted)
+    at = _app()
+    at.file_uploader(key="w_upload").set_value(("broken.xlsx", b"not a workbook, once", "application/x")).run()
+    for page in PAGES:
+        at.switch_page(page).run()
+    at.switch_page("treecalc/app/pages/permit.py").run()
+    assert any("broken.xlsx is not an xlsx workbook" in e.value for e in at.error), [e.value for e in at.error]
+    assert reads.count("broken.xlsx") == 1
+
+    # a read stopped by its time or memory limit is no verdict on the file: the next run reads it again
+    def stopped(*a, **k):
+        reads.append(k.get("filename"))
+        raise ReaderStopped("slow.csv could not be read: it took longer than 1 s (the reader was stopped)")
+
+    monkeypatch.setattr(zone, "read_survey_in_zone", stopped)
+    at.switch_page("treecalc/app/pages/survey.py").run()
+    at.file_uploader(key="w_upload").set_value(("slow.csv", b"Tag,Species\n", "text/csv")).run()
+    first = reads.count("slow.csv")
+    at.switch_page("treecalc/app/pages/benefits.py").run()
+    assert first >= 1 and reads.count("slow.csv") > first
+    assert any("took longer than 1 s" in e.value for e in at.error)
+
+
 def test_oversize_upload_is_refused_with_a_message():
     from treecalc.app.state import MAX_UPLOAD_MB
 

@@ -38,6 +38,7 @@ import streamlit as st
 
 from treecalc.ingest import AmbiguousActionError, NoTreeReadError, isolated
 from treecalc.ingest import require_trees as refuse
+from treecalc.ingest.errors import ReaderStopped
 from treecalc.ingest.limits import Limits, budget_from_env
 from treecalc.ingest.sources import list_layers
 from treecalc.ingest.sources.gis import GIS_EXTENSIONS
@@ -57,6 +58,10 @@ _READ = "tc_read_opts"
 _OPTS = "tc_opts"
 _MEMO_ASSESS = "tc_memo_assessment"
 _MEMO_SURVEY = "tc_memo_survey"
+#: The refusal of this session's upload read last with these options: each page asks for the survey several times
+#: a run, and an error is not cached by ``st.cache_data``, so a broken file was read again (a child process each)
+#: three times on every page. A stop by the reader's time or memory limit is not kept: it may read on a retry.
+_MEMO_REFUSED = "tc_memo_refused"
 #: set when a link's survey could not be opened: show no survey rather than the bundled sample's figures
 NO_SAMPLE = "tc_no_sample"
 _SESSION = "tc_session_key"  # this session's own key in the caches (cache_key)
@@ -312,6 +317,9 @@ def _survey(progress: Callable[[float, str], None] | None = None) -> Any:
     memo = st.session_state.get(_MEMO_SURVEY)
     if memo is not None and memo[0] == key:
         return memo[1]  # this session's survey: not another unpickled copy of the cached one
+    refused = st.session_state.get(_MEMO_REFUSED)
+    if refused is not None and refused[0] == key:
+        raise refused[1](*refused[2])  # the same words as the first refusal, with no second read
     try:
         sv = _read_survey(*key, src.data, cb)
         st.session_state[_MEMO_SURVEY] = (key, sv)
@@ -320,9 +328,14 @@ def _survey(progress: Callable[[float, str], None] | None = None) -> Any:
         raise
     except Exception as e:  # the reader's own messages are written for people
         said = str(e)  # the reader's message names the file already ("X could not be read: ..."): said once
-        if isinstance(e, AmbiguousActionError):
-            raise ActionChoice(said, e.headers) from e
-        raise AppError(said if said.startswith(src.name) else f"{src.name} could not be read: {said}") from e
+        kind, args = (
+            (ActionChoice, (said, e.headers))
+            if isinstance(e, AmbiguousActionError)
+            else (AppError, (said if said.startswith(src.name) else f"{src.name} could not be read: {said}",))
+        )
+        if not isinstance(e, ReaderStopped):
+            st.session_state[_MEMO_REFUSED] = (key, kind, args)
+        raise kind(*args) from e
 
 
 #: Options that edit the survey's trees before ``assess`` (user input, like editing the spreadsheet).

@@ -10,6 +10,11 @@ class SurveyError(ValueError):
     unreadable, or no header row. The message says what to do."""
 
 
+class ReaderStopped(SurveyError):
+    """The reader was stopped by its time or memory limit: not a fault of the file's content alone, so the same
+    file may read on another try (a less loaded machine) or with a higher limit."""
+
+
 class NoTreeReadError(SurveyError):
     """A survey of which no tree could be read (every row rejected, or none below the header): an assessment of
     it would answer "no permit required" about trees it never read, so it is refused."""

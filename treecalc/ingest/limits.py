@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from treecalc.ingest.errors import AmbiguousActionError, SurveyError
+from treecalc.ingest.errors import AmbiguousActionError, ReaderStopped, SurveyError
 from treecalc.law.schema import LawSchemaError
 from treecalc.reference.datafolder import DamagedDataFile, MissingDataFile
 
@@ -285,7 +285,7 @@ def run_isolated(
     proc.start()
     child.close()
     deadline = time.monotonic() + limits.seconds
-    overrun = SurveyError(
+    overrun = ReaderStopped(
         f"{name} could not be read: it took longer than {limits.seconds:g} s "
         "(the reader was stopped; raise --limit seconds=N if the survey is this large)"
     )
@@ -325,7 +325,7 @@ def run_isolated(
     if payload is None or payload[0] == "memory":
         code = proc.exitcode
         died = f" (the reader died: signal {signal.Signals(-code).name})" if code is not None and code < 0 else ""
-        raise SurveyError(
+        raise ReaderStopped(
             f"{name} could not be read: it needs more than {_cap(memory_bytes) / 2**30:.3g} GB of "
             f"memory{died}; "
             "the file is damaged or hostile, or far larger than a survey (raise --limit memory_gb=N "
