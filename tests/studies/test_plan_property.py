@@ -114,7 +114,7 @@ def test_random_lots_equal_brute_force(tmp_path, village, seed, optional, must, 
     prior=st.integers(0, 4),
     plantable=st.sampled_from([None, 0, 1, 2, 5]),
 )
-@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_many_random_lots_equal_brute_force(tmp_path, village, seed, optional, must, harmed, prior, plantable):
     _check(tmp_path, village, seed, optional, must, harmed, prior, plantable)
 
