@@ -22,7 +22,7 @@ from typing import Any
 from treecalc.law import TREE_CHAPTER, loader, operator_of, resolved
 from treecalc.law import registry as _registry
 from treecalc.law.loader import _resolved_cached, effective
-from treecalc.law.nodes import readings
+from treecalc.law.nodes import readings_shared
 from treecalc.law.registry import REGISTRY
 from treecalc.law.schema import LawNotInForce, as_date, compare
 from treecalc.law.words import period_words, site_why, spelled, spelled_years  # noqa: F401 (the rules read them here)
@@ -119,7 +119,7 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
             held = _resolved_cached(key, day)  # read only: no copy
         except LawNotInForce:  # the earliest version held: the nearest to the day, never a later amendment's
             held = _resolved_cached(key, effective(key)["date"])
-        out.update(fill(readings(key).get(table) or {}, held, **period_words(held)))
+        out.update(fill(readings_shared(key).get(table) or {}, held, **period_words(held)))  # fill copies
     return out
 
 

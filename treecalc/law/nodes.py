@@ -117,3 +117,10 @@ def readings(village: str) -> dict[str, Any]:
     """treecalc's own readings of the village's law (``data/readings/<village>.toml``: assumed defaults, the
     words of its assumptions, labels), kept apart from the law's numbers. A fresh copy."""
     return copy.deepcopy(_raw(f"readings/{village}.toml"))
+
+
+def readings_shared(village: str) -> dict[str, Any]:
+    """:func:`readings` read only, not copied: for a reader that only reads a table of it (the labels every page
+    of the app fills several hundred times a run, where a deep copy of the whole file each time was a third of the
+    Permit page's time). Never changed by its caller."""
+    return _raw(f"readings/{village}.toml")
