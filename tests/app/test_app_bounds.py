@@ -79,6 +79,30 @@ def test_an_upload_is_cached_for_its_own_session_only():
     assert state.cache_key(sample) == sample.sha256  # the bundled sample is everyone's
 
 
+def test_the_permit_pages_plan_and_keep_limits_read_an_upload_under_its_session_only(monkeypatch):
+    # the Permit page's "which removals can be kept" and the plan were cached on the bytes' hash alone: another
+    # session uploading the same bytes got them with no read of its own (its speed told it the server held the
+    # file), and the upload was read a second time under that other key. Every read of an upload is its session's.
+    keys: list[str] = []
+    real = state._read_survey
+
+    def seen(sha256, *a, **k):
+        keys.append(sha256)
+        return real(sha256, *a, **k)
+
+    monkeypatch.setattr(state, "_read_survey", seen)
+    data = b"Tag,Species,DBH (in),Action\n1,Red maple,12,remove\n2,Pin oak,14,remove\n3,Acer saccharum,9,remove\n"
+    sha = state.make_source("x.csv", data).sha256
+    for name in ("Smith_client.csv", "mine.csv"):  # two sessions, the same bytes
+        at = _app().run()
+        at.file_uploader(key="w_upload").set_value((name, data, "text/csv")).run()
+        at.switch_page("treecalc/app/pages/permit.py").run()
+        assert not at.exception
+    upload = [k for k in keys if sha in k]
+    assert upload and all(k != sha and k.endswith(f":{sha}") for k in upload), upload
+    assert len({k.split(":")[0] for k in upload}) == 2  # each session its own key
+
+
 def test_a_read_waits_for_the_memory_budget_and_says_queued(monkeypatch):
     budget = MemoryBudget(4)
     monkeypatch.setattr(state, "read_budget", lambda: budget)

@@ -595,7 +595,8 @@ def projection(a: Any = None, years: int = 20) -> Any:
     return pd.concat([removed, planted], ignore_index=True)
 
 
-#: The plans made, newest last (at most :data:`_PLANS_KEPT`), on survey + options + budget. Not ``st.cache_resource``:
+#: The plans made, newest last (at most :data:`_PLANS_KEPT`), on survey (:func:`cache_key`: an upload's are its
+#: session's) + options + budget. Not ``st.cache_resource``:
 #: the plan tells the page its progress as it goes, and an element drawn inside a cached function is recorded
 #: to be drawn again from the cache, where the page's progress bar no longer exists.
 _PLANS: dict[tuple[Any, ...], Any] = {}
@@ -640,7 +641,7 @@ def keep_limits() -> Any:
     if src is None:
         raise AppError("No survey yet: upload one on the Survey page.")
     try:
-        return _keep_limits(src.sha256, src.name, read_key(), _canon(assess_kwargs()), src.data)
+        return _keep_limits(cache_key(src), src.name, read_key(), _canon(assess_kwargs()), src.data)
     except ValueError as e:
         raise AppError(str(e)) from e
 
@@ -652,6 +653,6 @@ def plan(budget: float | None = None, progress: Callable[[int, int], None] | Non
     if src is None:
         raise AppError("No survey yet: upload one on the Survey page.")
     try:
-        return _plan((src.sha256, src.name, read_key(), _canon(assess_kwargs()), budget), src.data, progress)
+        return _plan((cache_key(src), src.name, read_key(), _canon(assess_kwargs()), budget), src.data, progress)
     except ValueError as e:  # the plan's own refusal (too many optional removals) is written for people
         raise AppError(str(e)) from e
