@@ -12,6 +12,7 @@ as :class:`decimal.Decimal` (TOML strings or integers), never as a binary float.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +22,7 @@ from typing import Any
 
 from treecalc.law import TREE_CHAPTER, loader, operator_of, resolved
 from treecalc.law import registry as _registry
-from treecalc.law.loader import _resolved_cached, effective
+from treecalc.law.loader import CACHES, _resolved_cached, effective
 from treecalc.law.nodes import readings_shared
 from treecalc.law.registry import REGISTRY
 from treecalc.law.schema import LawNotInForce, as_date, compare
@@ -112,15 +113,28 @@ def labels(table: str, on: dt.date | None = None) -> dict[str, str]:
     periods in words ("one year"); a village whose law was not yet in force then is read as its earliest version held
     (its labels label nothing that day's assessment reads). The first law of the registry to label a name labels it."""
     day = on or _LABELS_ON.get() or dt.date.today()
+    # the same few tables are asked for ~1,000 times a run of an app page: filled once per day and registry
+    where = tuple((name, str(rec.data_dir)) for name, rec in REGISTRY.items())
+    return dict(_labels(table, day, where, str(datafolder.DATA_DIR)))
+
+
+@functools.cache
+def _labels(table: str, day: dt.date, registered: tuple[tuple[str, str], ...], _data: str) -> dict[str, str]:
+    """:func:`labels` of ``table`` on ``day`` for the laws ``registered`` (name, folder) read from the data folder
+    ``_data`` (a town registered later, or another folder, is another key); forgotten with the files read
+    (:data:`~treecalc.law.loader.CACHES`)."""
     out: dict[str, str] = {}
-    for rec in reversed(list(REGISTRY.values())):
-        key = jurisdiction_key(rec.key)
+    for name, _ in reversed(registered):
+        key = jurisdiction_key(REGISTRY[name].key)
         try:
             held = _resolved_cached(key, day)  # read only: no copy
         except LawNotInForce:  # the earliest version held: the nearest to the day, never a later amendment's
             held = _resolved_cached(key, effective(key)["date"])
         out.update(fill(readings_shared(key).get(table) or {}, held, **period_words(held)))  # fill copies
     return out
+
+
+CACHES.append(_labels)
 
 
 def column_labels() -> dict[str, str]:
