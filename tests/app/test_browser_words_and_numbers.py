@@ -11,6 +11,7 @@ Croton-on-Hudson, a Wesley Hills lot; ``tests/helpers/app_surveys.py``).
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -162,10 +163,12 @@ def test_wesley_hills_site_facts_come_first_under_wesley_hills(server, chromium,
     with app_page(chromium, server, path, "Survey", width=width) as page:
         _drawn(page)
         page.get_by_role("tab", name="Site facts").click()
-        page.wait_for_timeout(800)
-        heads = [
-            t.strip()
-            for t in page.locator('[data-testid="stForm"] [data-testid="stMarkdownContainer"] strong').all_inner_texts()
-        ]
+        strong = page.locator('[data-testid="stForm"] [data-testid="stMarkdownContainer"] strong')
+        # the form of the run before the upload's (the sample's, Croton-on-Hudson's law first) can still be on
+        # screen on a loaded machine: wait for the rerun to settle on this survey's law, then read the order
+        expect = importlib.import_module("playwright.sync_api").expect
+        expect(strong.nth(1)).to_have_text(re.compile(r"^Read by .*Wesley Hills"), timeout=60_000)
+        settle(page)
+        heads = [t.strip() for t in strong.all_inner_texts()]
         assert heads[0] == "Which law", heads
         assert heads[1].startswith("Read by") and "Wesley Hills" in heads[1], heads
