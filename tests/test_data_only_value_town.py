@@ -285,17 +285,22 @@ def _with_fine(tmp_path: Path, monkeypatch) -> Path:
     return f
 
 
+#: The lot the fine tests assess: tree 2 removed, its permit cell "no" (definite); tree 3 removed, its permit cell
+#: blank (conditional); tree 4 removed under its permit (no offence)
+FINED_LOT = (
+    "Tag,Species,DBH (in),Action,Permit\n"
+    "2,Acer rubrum,6,removed,no\n"
+    "3,Quercus rubra,18,removed,\n"
+    "4,Quercus rubra,24,removed,yes\n"
+)
+
+
 def test_penalties_set_as_data_fine_the_trees_removed_without_a_permit(tmp_path, monkeypatch, capsys):
     # [penalty.fine_per_tree_usd] $500 in place of the not-held entry: tree 2 removed, its permit cell "no": one
     # definite offence, $500; tree 3 removed, its permit cell blank: conditional, $500 apart, never in the maximum;
     # tree 4 removed under its permit: none
     f = _with_fine(tmp_path, monkeypatch)
-    f.write_text(
-        "Tag,Species,DBH (in),Action,Permit\n"
-        "2,Acer rubrum,6,removed,no\n"
-        "3,Quercus rubra,18,removed,\n"
-        "4,Quercus rubra,24,removed,yes\n"
-    )
+    f.write_text(FINED_LOT)
     d = _json(capsys, str(f), "--jurisdiction", "alder_vale", "--plantable", "0")
     assert d["not_held"] == []
     assert d["fine_max_usd"] == 500 and d["fine_conditional_usd"] == 500
@@ -403,10 +408,7 @@ def test_a_fine_held_as_data_cites_its_own_section_and_a_conditional_tree_is_not
     # [penalty.fine_per_tree_usd] $500 at §12-8: tree 2 (permit "no") definite, $500; tree 3 (permit blank)
     # conditional, $500 apart; tree 4 (permit "yes") no offence
     f = _with_fine(tmp_path, monkeypatch)
-    f.write_text(
-        "Tag,Species,DBH (in),Action,Permit\n2,Acer rubrum,6,removed,no\n3,Quercus rubra,18,removed,\n"
-        "4,Quercus rubra,24,removed,yes\n"
-    )
+    f.write_text(FINED_LOT)
     pdf = _pdf(assess(str(f), jurisdiction="alder_vale", plantable=0, on="2026-03-01"))
     assert "Ch. 95" not in pdf
     assert "§12-8 Fine, maximum 500.00" in pdf and "§12-8 Fine, maximum, if the conditions hold 500.00" in pdf
@@ -417,12 +419,7 @@ def test_a_fine_held_as_data_is_in_the_text_answer_and_its_lines(tmp_path, monke
     # §12-8 $500 a tree: tree 2 (permit "no") definite, tree 3 (permit blank) conditional, tree 4 under its permit:
     # the text answer prints the maximum $500 and the conditional $500 apart, each at §12-8, as the JSON says them
     f = _with_fine(tmp_path, monkeypatch)
-    f.write_text(
-        "Tag,Species,DBH (in),Action,Permit\n"
-        "2,Acer rubrum,6,removed,no\n"
-        "3,Quercus rubra,18,removed,\n"
-        "4,Quercus rubra,24,removed,yes\n"
-    )
+    f.write_text(FINED_LOT)
     from treecalc.cli import main
 
     assert main(["assess", str(f), "--jurisdiction", "alder_vale", "--plantable", "0", "--on", "2026-03-01"]) == 0
