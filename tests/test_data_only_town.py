@@ -88,6 +88,7 @@ def test_jurisdictions_lists_the_town(birch_hollow, capsys):
         "chapter": "Birch Hollow Chapter 9",
         "effective": "2024-05-01",
         "effective_placeholder": False,
+        "held_from": None,
         "not_held": ["the penalties for removing a tree without a permit: see Ch. 9 (penalties)"],
     }
     assert rows["milltown"]["family"] == rows["manalapan"]["family"] == "count_by_class"
@@ -137,7 +138,12 @@ def test_jurisdictions_says_each_town_and_what_is_not_held(capsys):
     assert main(["jurisdictions"]) == 0
     out = capsys.readouterr().out
     assert "milltown: Borough of Milltown, NJ, Chapter 201" in out
-    assert "  family: count_by_class; chapter: Manalapan Chapter 222; effective: no date held" in out
+    # no adoption date held: the day the text was read is said, before which no date is answered
+    assert (
+        "  family: count_by_class; chapter: Manalapan Chapter 222; effective: no date held; held as read on "
+        "2026-12-07: no earlier date is answered"
+    ) in out
+    assert "Wesley Hills Chapter 95; effective: no date held\n" in out  # no date, no read date: no PLACEHOLDER said
     # Croton-on-Hudson's date stands in for a filing date its Local Law does not give: said so, never as a fact
     assert (
         "  family: share_of_value; chapter: Croton-on-Hudson Chapter 208; effective: 2025-01-01 (a PLACEHOLDER: the "

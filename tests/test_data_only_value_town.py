@@ -199,6 +199,7 @@ def test_jurisdictions_lists_the_town(alder_vale, capsys):
         "chapter": "Alder Vale Chapter 12",
         "effective": "2025-01-01",
         "effective_placeholder": False,
+        "held_from": None,
         "not_held": ["the penalties, which §12-8 leaves to Chapter 1, § 1-15 (not read): see §12-8"],
     }
     # Croton-on-Hudson is of the same family, applied by its own package

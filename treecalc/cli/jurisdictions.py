@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--json",
         action="store_true",
-        help="a JSON list of {key, name, family, chapter, effective, effective_placeholder, not_held}",
+        help="a JSON list of {key, name, family, chapter, effective, effective_placeholder, held_from, not_held}",
     )
     p.set_defaults(func=run)
 
@@ -41,6 +41,8 @@ def run(a: argparse.Namespace) -> int:
         date = row["effective"] or "no date held"
         if row["effective_placeholder"]:
             date += " (a PLACEHOLDER: the date it took effect is not in the text read)"
+        if row["held_from"]:
+            date += f"; held as read on {row['held_from']}: no earlier date is answered"
         print(f"  family: {row['family']}; chapter: {row['chapter']}; effective: {date}")
         for n in row["not_held"]:
             print(f"  not held: {n}")

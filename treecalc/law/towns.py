@@ -124,7 +124,8 @@ def not_held(key: str) -> list[dict[str, str]]:
 
 def summary(key: str) -> dict[str, Any]:
     """A law as ``treecalc jurisdictions`` lists it: key, name, family, chapter, effective date (and whether that
-    date is a placeholder), what is not held."""
+    date is a placeholder; with none held, the date the text was read, from which it is answered), what is not
+    held."""
     record = registry.by_key(key)
     eff = effective(key)
     return {
@@ -134,7 +135,9 @@ def summary(key: str) -> dict[str, Any]:
         "chapter": record.chapter,
         "effective": eff["date"].isoformat() if eff["date"] is not None else None,
         # a date the law file holds only as a stand-in (Croton-on-Hudson's filing date is not in its text)
-        "effective_placeholder": bool(eff["placeholder"]),
+        "effective_placeholder": eff["date"] is not None and bool(eff["placeholder"]),
+        # with no date held, the day the text was read: no earlier date is answered (an earlier version may differ)
+        "held_from": eff["read"].isoformat() if eff["date"] is None and eff.get("read") is not None else None,
         "not_held": [f"{n['what']}: see {n['section']}" for n in not_held(key)],
     }
 
