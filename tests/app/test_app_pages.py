@@ -318,6 +318,20 @@ def test_a_broken_upload_is_read_once_for_every_page_and_a_stopped_read_is_tried
     assert first >= 1 and reads.count("slow.csv") > first
     assert any("took longer than 1 s" in e.value for e in at.error)
 
+    # nor is a fault of the data folder's (an Engineer's damaged copy, mended since): the file is not to blame
+    from treecalc.reference.datafolder import DamagedDataFile
+
+    def damaged(*a, **k):
+        reads.append(k.get("filename"))
+        raise DamagedDataFile("species.csv in the data folder is damaged")
+
+    monkeypatch.setattr(zone, "read_survey_in_zone", damaged)
+    at.switch_page("treecalc/app/pages/survey.py").run()
+    at.file_uploader(key="w_upload").set_value(("mended.csv", b"Tag,Species\n", "text/csv")).run()
+    first = reads.count("mended.csv")
+    at.switch_page("treecalc/app/pages/benefits.py").run()
+    assert first >= 1 and reads.count("mended.csv") > first
+
 
 def test_oversize_upload_is_refused_with_a_message():
     from treecalc.app.state import MAX_UPLOAD_MB

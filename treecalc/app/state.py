@@ -38,7 +38,7 @@ import streamlit as st
 
 from treecalc.ingest import AmbiguousActionError, NoTreeReadError, isolated
 from treecalc.ingest import require_trees as refuse
-from treecalc.ingest.errors import ReaderStopped
+from treecalc.ingest.errors import ReaderStopped, SurveyError
 from treecalc.ingest.limits import Limits, budget_from_env
 from treecalc.ingest.sources import list_layers
 from treecalc.ingest.sources.gis import GIS_EXTENSIONS
@@ -60,7 +60,8 @@ _MEMO_ASSESS = "tc_memo_assessment"
 _MEMO_SURVEY = "tc_memo_survey"
 #: The refusal of this session's upload read last with these options: each page asks for the survey several times
 #: a run, and an error is not cached by ``st.cache_data``, so a broken file was read again (a child process each)
-#: three times on every page. A stop by the reader's time or memory limit is not kept: it may read on a retry.
+#: three times on every page. Only the file's own refusal is kept (a stop at the reader's time or memory limit, or a
+#: fault of the data folder or the server, may be gone on a retry).
 _MEMO_REFUSED = "tc_memo_refused"
 #: set when a link's survey could not be opened: show no survey rather than the bundled sample's figures
 NO_SAMPLE = "tc_no_sample"
@@ -333,7 +334,9 @@ def _survey(progress: Callable[[float, str], None] | None = None) -> Any:
             if isinstance(e, AmbiguousActionError)
             else (AppError, (said if said.startswith(src.name) else f"{src.name} could not be read: {said}",))
         )
-        if not isinstance(e, ReaderStopped):
+        # only the file's own refusal is kept: a stop at a limit, a data folder's fault or the server's (memory,
+        # a file system) may be gone on the next run
+        if isinstance(e, SurveyError) and not isinstance(e, ReaderStopped):
             st.session_state[_MEMO_REFUSED] = (key, kind, args)
         raise kind(*args) from e
 
