@@ -195,3 +195,18 @@ def test_the_statement_says_the_percentage_is_of_the_dbh_removed(tmp_path):
     assert items["Percentage of DBH removed"] == 100.0 and items["Inches removed"] == 18.0
     assert "Percentage of removed value" not in items and "Value basis" not in items
     assert not [r for r in rows if "value basis" in str(r[0]).lower()]
+
+
+def test_the_total_cites_its_one_section_once(tmp_path):
+    # La Grange Park's planting and payment in lieu are both § 95.23(I): the total's cell cites it once, not
+    # "§ 95.23(I) + § 95.23(I)"
+    import openpyxl
+
+    from treecalc.cli import main
+
+    src = tmp_path / "lot.csv"
+    src.write_text("Tag,Species,DBH (in),Action\n1,Acer rubrum,14,Remove\n2,Quercus palustris,30,Remove\n")
+    out = tmp_path / "s.xlsx"
+    assert main(["assess", str(src), "--jurisdiction", "la-grange-park", "--plantable", "3", "--out", str(out)]) == 0
+    rows = [r for r in openpyxl.load_workbook(out)["Summary"].iter_rows(values_only=True) if "Total out of pocket" in r]
+    assert rows and rows[0][0] == "§ 95.23(I)", rows

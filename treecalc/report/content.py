@@ -134,6 +134,12 @@ def cited(d: Mapping[str, Any], key: str, default: str = "the law") -> str:
     return str((d.get("sections") or {}).get(key, default))
 
 
+def summed_sections(*sections: str) -> str:
+    """The sections of the parts of a sum, as its cell cites them: "§208-22D + §208-24"; a section cited by two
+    parts once (La Grange Park's planting and payment are both § 95.23(I))."""
+    return " + ".join(dict.fromkeys(sections))
+
+
 def plain_answer(d: Mapping[str, Any]) -> dict[str, Any]:
     """What the permit costs the applicant: trees to plant and their cost, the fund payment, the total.
 

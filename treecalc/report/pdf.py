@@ -42,6 +42,7 @@ from treecalc.report.content import (
     plain_answer,
     rejected_rows,
     report_data,
+    summed_sections,
     tree_columns,
     trees_concerned,
 )
@@ -225,7 +226,9 @@ def _answer(doc: _Doc, d: Mapping[str, Any]) -> None:
         rows[1] = (s["trees_needed"], "Replacement trees required", "none counted: the law requires a value")
         del rows[4]
     rows = [r for r in rows if r[0] != "-"]  # a figure the law applied does not have (Wesley Hills: no fund)
-    total_sec = " + ".join(x for x in (s["planting_cost_usd"], s["fund_in_lieu_usd"]) if x != "-") or "no charge"
+    total_sec = (
+        summed_sections(*(x for x in (s["planting_cost_usd"], s["fund_in_lieu_usd"]) if x != "-")) or "no charge"
+    )
     rows.append((total_sec, "Total out of pocket", usd(p["total_usd"])))
     doc.grid(["Section", "Item", "Amount"], rows, widths=(30, 100, 50), size=9)
     doc.para(

@@ -58,7 +58,7 @@ from treecalc.report.cells import (
     path_labels,
     unit_text,
 )
-from treecalc.report.content import plain_answer
+from treecalc.report.content import plain_answer, summed_sections
 from treecalc.report.field_words import quoting
 from treecalc.report.finding_sheets import fund_name, fund_sheet, penalties_sheet, replacement_sheet
 from treecalc.report.finding_sheets import jurisdiction_name as _jurisdiction
@@ -240,14 +240,14 @@ def _out_of_pocket(a: Assessment) -> tuple[str, str, float | str, str, str] | No
     if p["total_usd"] is None:  # a part not determined is never summed as 0: the total is not determined either
         why = p["why_not_determined"].get("fund_in_lieu_usd")
         return (
-            f"{s['planting_cost_usd']} + {s['fund_in_lieu_usd']}",
+            summed_sections(s["planting_cost_usd"], s["fund_in_lieu_usd"]),
             "Total out of pocket",
             "not determined",
             "",
             f"{said}; the payment in lieu is not determined: {why}" if why else said,
         )
     return (
-        f"{s['planting_cost_usd']} + {s['fund_in_lieu_usd']}",
+        summed_sections(s["planting_cost_usd"], s["fund_in_lieu_usd"]),
         "Total out of pocket",
         float(p["total_usd"]),
         "USD",
