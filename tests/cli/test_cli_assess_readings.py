@@ -5,6 +5,7 @@ no Wesley Hills fact in a Croton assessment, and the Village Engineer's §208-22
 import csv
 import io
 import json
+import re
 
 from openpyxl import load_workbook
 
@@ -118,7 +119,11 @@ def test_text_answer_states_the_same_readings_as_the_json(tmp_path, capsys):
         # a control named in a reading (‹clear_cutting›) is written as this interface's flag in the text
         start = r["reading"].split("‹", 1)[0]
         line = [ln for ln in listed if start in ln]
-        assert len(line) == 1 and r["section"] in line[0], r
+        # under its section: the reading opens with it ("§208-19A(1) and (8): ..." under "§208-19A(1), (8)"), or
+        # the line is prefixed with the whole section
+        head = re.split(r"[(,]", r["section"], maxsplit=1)[0].strip()
+        assert len(line) == 1 and (line[0].startswith(f"  - {head}") or r["section"] in line[0]), r
+    assert not any(ln.startswith("  - §208-19A(1), (8): §208-19A(1)") for ln in listed)  # never said twice
 
 
 def test_a_family_towns_text_answer_states_its_readings(tmp_path, capsys):

@@ -349,8 +349,10 @@ def reading_lines(items: list[dict[str, str]]) -> list[str]:
     out = ["Readings of unclear text (treecalc's, each under the section it reads):"]
     for r in items:
         text, section = str(r["reading"]), str(r["section"])
-        # most readings open with their section already; the others are prefixed with it
-        out.append(f"  - {text}" if section and text.startswith(section) else f"  - {section}: {text}")
+        # most readings open with their section already ("§208-19A(1) and (8): ..." under "§208-19A(1), (8)"):
+        # those are not prefixed with it again; the others are
+        head = re.split(r"[(,]", section, maxsplit=1)[0].strip()
+        out.append(f"  - {text}" if head and text.startswith(head) else f"  - {section}: {text}")
     return out
 
 
