@@ -432,3 +432,30 @@ def test_a_flag_is_written_as_true_false_or_null_not_as_text(tmp_path, capsys):
     assert got == [True, None, False]
     # and read back, the layer's flags are the survey's
     assert read_survey(out).trees["hazardous"].tolist() == [True, pd.NA, False]
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".geojson"])
+def test_a_written_layer_keeps_the_permit_facts_and_an_unclear_cell(tmp_path, capsys, suffix):
+    # tree 1 removed under its own permit (a permit number), tree 2 removed by the Village, tree 3 topped with its
+    # good-forestry cell "maybe" (no determination: §208-22F conditional on it) and its hazardous cell "?": read
+    # back, the layer is the same survey. Without the permit and village-work columns it read back as two
+    # definite offences with their penalties; "maybe" written as false read back as a given "no"
+    src = tmp_path / "facts.csv"
+    src.write_text(
+        "Tag,Species,DBH (in),Action,Permit,Village work,Good forestry,Hazardous,Notes,Latitude,Longitude\n"
+        "1,Acer rubrum,14,removed,P-2026-17,,no,no,,41.2001,-73.9001\n"
+        "2,Quercus palustris,30,removed,,yes,no,no,,41.2002,-73.9002\n"
+        "3,Quercus rubra,18,topped,,,maybe,?,by the drive,41.2003,-73.9003\n"
+        "4,Acer saccharum,9,retain,,,,,,41.2004,-73.9004\n"
+    )
+    out = tmp_path / f"facts{suffix}"
+    before = _assess_json(capsys, str(src), "--out", str(out))
+    assert before["offences_definite"] == 1 and before["offences_conditional"] == 0  # tree 3 topped: §208-18D
+    again = _assess_json(capsys, str(out))
+    for d in (before, again):
+        d.pop("fingerprint")
+        d["options"].get("read", {}).pop("layer", None)
+    said = [w for w in again["warnings"] if w.startswith("columns not read")]
+    assert len(said) == 1
+    again["warnings"].remove(said[0])
+    _same(again, before)

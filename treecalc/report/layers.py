@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from treecalc.files import Replacing
+from treecalc.frames import unclear
 from treecalc.ingest import zone as climate_zones
 from treecalc.ingest.columns import FLAG_FIELDS
 from treecalc.reference.geo import tree_lonlat
@@ -82,14 +83,41 @@ def _tree_zones(a: Assessment) -> list[str]:
     return [str(z) for z in sz.per_tree.reindex(a.trees.index).fillna(sz.zone)]
 
 
+#: The per-tree facts besides the flags that the law, the plan or the appraisal reads, written back when the survey
+#: gave them: without its permit column a tree removed under its permit read back as an offence
+FACT_FIELDS = (
+    "permit",
+    "village_work",
+    "department_approval",
+    "must_remove",
+    "notes",
+    "functional_limitation_pct",
+    "external_limitation_pct",
+)
+
+
 def _surveyed_inputs(trees: Any, source: dict[str, Any]) -> list[str]:
-    """The survey's own columns of flags and distance a tree was assessed with (those not surveyed are left out:
-    written as "no" they would read back as surveyed)."""
+    """The survey's own columns of flags, facts and distance a tree was assessed with (those not surveyed are left
+    out: written as "no" they would read back as surveyed)."""
     not_surveyed = set(source.get("flags_not_surveyed") or [])
     out = [f for f in FLAG_FIELDS if f in trees and f not in not_surveyed]
+    mapped = set((source.get("column_map") or {}).values())
+    out += [f for f in FACT_FIELDS if f in trees and f in mapped and f not in out]
     if source.get("distance_surveyed") and "distance_to_residence_ft" in trees:
         out.append("distance_to_residence_ft")
     return out
+
+
+def _as_written(trees: Any, f: str) -> Any:
+    """A surveyed column as the layer holds it: its own type (a flag true/false/null, a number), positionally; a flag
+    column with a cell neither yes nor no ("maybe") as text, "yes"/"no"/"" and that cell's own words, so that it
+    reads back as the survey said it (written as false it read back as a given "no")."""
+    said = unclear(trees, f) if f in FLAG_FIELDS else None
+    if said is None or not any(said):
+        return trees[f].array
+    values = trees[f].to_numpy(dtype=object, na_value=None)
+    words = np.array(["" if v is None else "yes" if bool(v) else "no" for v in values], dtype=object)
+    return np.where(said != "", said, words)
 
 
 def _summary(d: dict[str, Any], without: int) -> dict[str, Any]:
@@ -182,8 +210,7 @@ def write_layers(a: Assessment, path: str | Path) -> dict[str, Any]:
     table = _tree_parts(a, table)
     source = getattr(a.survey, "source", None) or {}
     for f in _surveyed_inputs(a.trees, source):  # what the survey said of each tree beyond the above: read back
-        # as their own types, positionally: a flag true/false/null (not the strings "True"/"<NA>"), a distance a number
-        table[f] = a.trees[f].array
+        table[f] = _as_written(a.trees, f)
     ll = tree_lonlat(a.trees, a.site) if len(a.trees) else None
     if ll is None:
         lon = lat = np.full(len(table), np.nan)
