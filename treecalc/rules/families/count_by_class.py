@@ -117,7 +117,9 @@ class Tally:
 def undetermined(tally: Tally) -> str:
     """The site total a tree or row left undecided, in words: "not determined", naming them (each one's reason is
     among the warnings). Not "not held": the law may be held whole, and a survey fact not given left it open."""
-    names = [u if u.startswith("row ") else f"tree {u}" for u in tally.undecided]
+    order = {t: i for i, t in enumerate(tally.by_tree)}  # the trees as the survey lists them, rejected rows last
+    undecided = sorted(tally.undecided, key=lambda u: order.get(u, len(order)))
+    names = [u if u.startswith("row ") else f"tree {u}" for u in undecided]
     more = f" and {len(names) - 5} more" if len(names) > 5 else ""
     return f"not determined: no count for {', '.join(names[:5])}{more} (why: the warnings)"
 
