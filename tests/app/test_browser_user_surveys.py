@@ -49,15 +49,23 @@ def _pdf_text(data: bytes) -> str:
 
 def _download(page, button: str, exact: bool = True) -> bytes:
     # during a rerun Streamlit shows the old button beside the new one for a moment: wait until one is left (a
-    # page that truly shows two still fails the click, which is strict)
+    # page that truly shows two still fails the click, which is strict). A click that lands on a button the rerun
+    # is replacing starts no download (a loaded CI machine waited 90 s for it): after 45 s the rerun is let
+    # settle and the button clicked again, three times at most
+    timeout_error = importlib.import_module("playwright.sync_api").TimeoutError
     found = page.get_by_role("button", name=button, exact=exact)
-    for _ in range(150):
-        if found.count() == 1:
-            break
-        page.wait_for_timeout(200)
-    with page.expect_download() as dl:
-        found.click()
-    return Path(dl.value.path()).read_bytes()
+    for _ in range(3):
+        for _ in range(150):
+            if found.count() == 1:
+                break
+            page.wait_for_timeout(200)
+        try:
+            with page.expect_download(timeout=45_000) as dl:
+                found.click()
+            return Path(dl.value.path()).read_bytes()
+        except timeout_error:
+            _settle(page)
+    raise AssertionError(f"no download from {button!r} after three clicks")
 
 
 def _pdf(page, title: str) -> bytes:
