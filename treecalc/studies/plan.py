@@ -508,6 +508,7 @@ def _step(
     (planting, in lieu, penalty; the penalty None where the law's penalties are not ``held``)."""
     planting, in_lieu, penalty = cost
     total = planting + in_lieu + penalty
+    taken = set(chosen)
     return Step(
         k=k,
         remove=[tags[i] for i in np.flatnonzero(must)] + [tags[i] for i in chosen],
@@ -519,7 +520,7 @@ def _step(
         permit_required=None if a.permit.required is None else bool(a.permit.required),
         removals_12mo=a.permit.removals_12mo,
         reasons=said,
-        keep=[tags[i] for i in off if i not in set(chosen)],
+        keep=[tags[i] for i in off if i not in taken],
     )
 
 
