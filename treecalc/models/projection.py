@@ -220,7 +220,9 @@ def summary(assessment: Any, years: int = HORIZON_YEARS) -> dict[str, Any]:
         "payback": "no replacement is required: no payback year",
     }
     rep = getattr(assessment, "replacement", None)
-    if rep is not None and rep.required and not rep.plan:
+    if rep is None or not rep.required:
+        return out
+    if not rep.plan:
         # there is a replacement, and no planting to value: every tree paid in lieu, or a replacement counted in
         # trees or inches (a family town) that names no species and size
         out["payback"] = (
@@ -228,7 +230,7 @@ def summary(assessment: Any, years: int = HORIZON_YEARS) -> dict[str, Any]:
             if rep.trees_planted == 0
             else "no payback year: the replacement is a number of trees, with no species and size to value"
         )
-    if rep is not None and rep.required and rep.plan:
+    else:
         # the assessment's own table over the horizon when it holds one (computed once), else this one
         held = years == HORIZON_YEARS and getattr(type(assessment), "projection", None) is not None
         pb = payback(assessment.projection if held else projection(assessment, years), years, m)
